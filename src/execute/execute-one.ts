@@ -1,0 +1,159 @@
+import { from, isObservable, Observable, take, throwError, timeout } from 'rxjs';
+import { ToolTimeoutError } from '../errors.js';
+import type { SlotOutcome } from '../observe/events.js';
+import { scrubCredentials } from '../results/scrub.js';
+import { truncateToolResult } from '../results/truncate.js';
+import type { ToolContext, ToolResult } from '../tool/tool.js';
+import { texts, type PreparedCall, type SlotResult } from '../turn/calls.js';
+import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
+import type { TurnState } from '../turn/turn-state.js';
+import { errorMessage, normalizeResult } from './normalize-result.js';
+import { closeCard, openCard } from './slot-cards.js';
+
+/** Per-slot progress of a batch: 0 not started, 1 card open (running), 2 closed. */
+export type SlotProgress = Uint8Array;
+
+/**
+ * Runs one prepared call and closes its card. A filled slot only opens and closes its card.
+ * An executable call opens its card right before the tool starts; the tool's signal aborts when
+ * the subscription is torn down before the tool finished (cancellation) or on timeout.
+ *
+ * ```
+ * call:    (p|)
+ * tool:    ---r|
+ * result:  ---(s|)     tool-call event at 0, tool-result event at 3
+ * ```
+ * @example
+ * ```ts
+ * executeOne(resolved, turn, prepared, progress).subscribe((slot) => results[slot.slot] = slot);
+ * ```
+ */
+export function executeOne(
+  resolved: ResolvedAgentExecution,
+  turn: TurnState,
+  call: PreparedCall,
+  progress: SlotProgress,
+): Observable<SlotResult> {
+  return new Observable<SlotResult>((subscriber) => {
+    const { slot } = call;
+    if (call.filled || !call.tool) {
+      const filled = call.filled ?? { outcome: 'interrupted' as const, output: texts.interrupted, success: false };
+      if (progress[slot] === 0) openCard(resolved, turn, call);
+      const result = slotResult(resolved, call, filled.outcome, filled.success, filled.output, 0);
+      progress[slot] = 2;
+      closeCard(resolved, turn, result);
+      subscriber.next(result);
+      subscriber.complete();
+      return;
+    }
+    if (turn.cancelled()) {
+      subscriber.complete();
+      return;
+    }
+    const tool = call.tool;
+    const clock = resolved.clock;
+    progress[slot] = 1;
+    openCard(resolved, turn, call);
+    const start = clock.now();
+    let controller: AbortController | undefined;
+    let done = false;
+    const ctx: ToolContext = {
+      get signal() {
+        return (controller ??= new AbortController()).signal;
+      },
+      callId: call.id,
+      ingress: turn.ingress,
+    };
+    const finish = (result: ToolResult, thrown?: unknown): void => {
+      if (done) return;
+      done = true;
+      const durationMs = clock.now() - start;
+      let outcome: SlotOutcome;
+      let text: string;
+      if (thrown !== undefined) {
+        outcome = 'failed';
+        text = texts.thrown(tool.name, errorMessage(thrown));
+      } else if (result.success) {
+        outcome = 'executed';
+        text = result.output.length > 0 ? result.output : texts.noOutput;
+      } else {
+        outcome = 'failed';
+        text = texts.failed(result.error ?? result.output);
+      }
+      const slotRes = slotResult(resolved, call, outcome, outcome === 'executed', text, durationMs, turn, result.data);
+      progress[slot] = 2;
+      closeCard(resolved, turn, slotRes);
+      subscriber.next(slotRes);
+      subscriber.complete();
+    };
+    let returned: unknown;
+    try {
+      returned = tool.execute(call.args, ctx);
+    } catch (err) {
+      finish(FAILED, err);
+      return;
+    }
+    if (!isObservable(returned) && typeof (returned as PromiseLike<unknown> | null)?.then !== 'function') {
+      finish(normalizeResult(returned));
+      return;
+    }
+    const timeoutMs = tool.timeoutMs ?? resolved.knobs.toolTimeoutMs;
+    let source = from(returned as PromiseLike<unknown>).pipe(take(1));
+    if (timeoutMs !== undefined) {
+      source = source.pipe(
+        timeout({ first: timeoutMs, with: () => throwError(() => new ToolTimeoutError(tool.name, timeoutMs)) }),
+      );
+    }
+    const sub = source.subscribe({
+      next: (value) => finish(normalizeResult(value)),
+      error: (err: unknown) => {
+        if (err instanceof ToolTimeoutError) controller?.abort(err);
+        finish(FAILED, err);
+      },
+      complete: () => finish(normalizeResult(undefined)),
+    });
+    return () => {
+      sub.unsubscribe();
+      if (!done) controller?.abort();
+    };
+  });
+}
+
+const FAILED: ToolResult = Object.freeze({ success: false, output: '' });
+
+/**
+ * Builds a slot result: the model-visible content is truncated (receipt appended for successful
+ * executions); the event output is the truncated text, scrubbed, without the receipt.
+ */
+export function slotResult(
+  resolved: ResolvedAgentExecution,
+  call: PreparedCall,
+  outcome: SlotOutcome,
+  success: boolean,
+  text: string,
+  durationMs: number,
+  turn?: TurnState,
+  data?: unknown,
+): SlotResult {
+  const bounded = truncateToolResult(text, resolved.knobs.maxToolResultChars);
+  let content = bounded;
+  let receipt: string | undefined;
+  if (outcome === 'executed' && resolved.receipts && turn) {
+    receipt = resolved.receipts.generate(call.name, call.args, text, Math.floor(resolved.clock.now() / 1000));
+    content = `${bounded}\n\n[receipt: ${receipt}]`;
+    turn.receipts.push(receipt);
+  }
+  return {
+    slot: call.slot,
+    id: call.id,
+    name: call.name,
+    args: call.args,
+    outcome,
+    success,
+    content,
+    output: scrubCredentials(bounded),
+    durationMs,
+    ...(receipt !== undefined ? { receipt } : {}),
+    ...(data !== undefined ? { data } : {}),
+  };
+}

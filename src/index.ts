@@ -1,0 +1,66 @@
+// rx-tool-loop: the tool-execution lifecycle of an LLM agent turn as an RxJS observable graph.
+
+// --- agent and turn
+export { createAgent } from './turn/create-agent.js';
+export type { Agent, AgentConfig, TurnOutcome } from './turn/create-agent.js';
+export { runToolLoop } from './turn/run-tool-loop.js';
+export type { TurnInput } from './turn/turn-input.js';
+export type { Ingress } from './turn/ingress.js';
+export type { ChatMessage, ToolCallMessagePart } from './turn/messages.js';
+export type { ResolvedAgentExecution } from './turn/resolved-execution.js';
+export type { TurnState } from './turn/turn-state.js';
+export { resolveKnobs, DEFAULT_KNOBS } from './turn/knobs.js';
+export type { Knobs, KnobsInput, LoopDetectionKnobs } from './turn/knobs.js';
+export type { Clock } from './turn/clock.js';
+export type { ParsedCall, PreparedCall, SlotResult, FilledSlot } from './turn/calls.js';
+
+// --- tools
+export { defineTool } from './tool/define-tool.js';
+export type { DefineToolOptions } from './tool/define-tool.js';
+export type {
+  Tool,
+  ToolResult,
+  ToolReturn,
+  ToolContext,
+  ToolSpec,
+  OpenAIToolSpec,
+  ToolAttribution,
+  ToolRisk,
+  JsonSchema,
+  ArgsCheck,
+} from './tool/tool.js';
+export { ToolRegistry } from './registry/tool-registry.js';
+
+// --- providers
+export type {
+  ModelProvider,
+  ProviderRequest,
+  ProviderEvent,
+  ProviderToolCall,
+  ParsedToolCall,
+  TextToolProtocol,
+} from './provider/provider.js';
+
+// --- preparation and approval
+export type { AgentHooks, BeforeToolCallHook, AfterToolCallHook, BeforeToolCallDecision, HookCall } from './prep/hooks.js';
+export type { ApprovalPort } from './approval/approval-port.js';
+
+// --- results
+export { truncateToolResult } from './results/truncate.js';
+export { scrubCredentials } from './results/scrub.js';
+export type { ReceiptGenerator } from './results/receipts.js';
+
+// --- events and observability
+export type { TurnEvent, TurnEventOf, SlotOutcome, DoneReason, ObserverEvent, ToolObserver, ToolCallCorrelation } from './observe/events.js';
+export type { Logger } from './observe/logger.js';
+
+// --- errors
+export {
+  ToolLoopError,
+  ProviderError,
+  MaxIterationsError,
+  LoopAbortedError,
+  DuplicateToolError,
+  ToolTimeoutError,
+  ConfigurationError,
+} from './errors.js';

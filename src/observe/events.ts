@@ -1,0 +1,91 @@
+import type { ChatMessage } from '../turn/messages.js';
+
+/** How a slot ended. */
+export type SlotOutcome =
+  | 'executed'
+  | 'failed'
+  | 'denied'
+  | 'replaced'
+  | 'hook-cancelled'
+  | 'deduplicated'
+  | 'interrupted'
+  | 'unknown'
+  | 'excluded'
+  | 'invalid-arguments';
+
+/** Why a turn ended. */
+export type DoneReason = 'final' | 'max-iterations' | 'cancelled';
+
+/** Everything a turn emits, as a readonly discriminated union on `type`. */
+export type TurnEvent =
+  | { readonly type: 'iteration'; readonly iteration: number }
+  | { readonly type: 'text-delta'; readonly iteration: number; readonly text: string }
+  | {
+      readonly type: 'tool-call';
+      readonly iteration: number;
+      readonly slot: number;
+      readonly id: string;
+      readonly name: string;
+      readonly args: unknown;
+    }
+  | {
+      readonly type: 'tool-result';
+      readonly iteration: number;
+      readonly slot: number;
+      readonly id: string;
+      readonly name: string;
+      readonly output: string;
+      readonly success: boolean;
+      readonly outcome: SlotOutcome;
+      readonly durationMs: number;
+      readonly receipt?: string;
+    }
+  | {
+      readonly type: 'approval-request';
+      readonly requestId: string;
+      readonly toolName: string;
+      readonly argumentsSummary: string;
+    }
+  | {
+      readonly type: 'approval-decision';
+      readonly requestId: string;
+      readonly toolName: string;
+      readonly decision: 'yes' | 'no' | 'always' | 'replace';
+      readonly decidedBy: string;
+      readonly byOperator: boolean;
+    }
+  | { readonly type: 'usage'; readonly inputTokens: number; readonly outputTokens: number }
+  | {
+      readonly type: 'done';
+      readonly text: string;
+      readonly reason: DoneReason;
+      readonly history: ChatMessage[];
+      readonly iterations: number;
+    };
+
+export type TurnEventOf<T extends TurnEvent['type']> = Extract<TurnEvent, { type: T }>;
+
+/** Correlation fields shared by observer events. */
+export interface ToolCallCorrelation {
+  readonly tool: string;
+  readonly toolCallId: string;
+  readonly arguments: unknown;
+  readonly channel: string;
+  readonly agentAlias?: string;
+  readonly parentAgentAlias?: string;
+  readonly turnId: string;
+}
+
+/** Observer events: for logs, metrics and tracing backends. `result` is scrubbed. */
+export type ObserverEvent =
+  | ({ readonly type: 'tool-call-start' } & ToolCallCorrelation)
+  | ({
+      readonly type: 'tool-call-end';
+      readonly durationMs: number;
+      readonly success: boolean;
+      readonly outcome: SlotOutcome;
+      readonly result: string;
+    } & ToolCallCorrelation);
+
+/** Receives observer events. An observer that throws is logged and ignored. */
+export type ToolObserver = (event: ObserverEvent) => void;

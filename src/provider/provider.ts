@@ -1,0 +1,55 @@
+import type { Observable } from 'rxjs';
+import type { ToolSpec } from '../tool/tool.js';
+import type { ChatMessage } from '../turn/messages.js';
+
+/** One provider request. System text travels as role 'system' messages. */
+export interface ProviderRequest {
+  readonly model: string;
+  readonly messages: readonly ChatMessage[];
+  /** Present (and non-empty) only for native-tool providers when tools are offered. */
+  readonly tools?: readonly ToolSpec[];
+  readonly temperature?: number;
+}
+
+/** A tool call as the provider reports it. `arguments` is the raw JSON text or an object. */
+export interface ProviderToolCall {
+  readonly id?: string;
+  readonly name: string;
+  readonly arguments: string | Record<string, unknown>;
+}
+
+/** What a provider request streams back. */
+export type ProviderEvent =
+  | { readonly type: 'text-delta'; readonly text: string }
+  | ({ readonly type: 'tool-call' } & ProviderToolCall)
+  | { readonly type: 'usage'; readonly inputTokens: number; readonly outputTokens: number }
+  | { readonly type: 'finish'; readonly reason?: string };
+
+/** A call found in model text by a text tool protocol. */
+export interface ParsedToolCall {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+}
+
+/** How a text-protocol provider explains and parses tool calls written in plain text. */
+export interface TextToolProtocol {
+  /** Strict parsing: no protocol section in the prompt, no calls parsed from text. */
+  readonly strict: boolean;
+  /** The system-prompt section that explains the protocol and lists the tools. */
+  instructions(specs: readonly ToolSpec[]): string;
+  /** Calls found in a complete response; `malformed` when it looks like the protocol but cannot be parsed. */
+  parse(text: string, knownTools: readonly string[]): { calls: ParsedToolCall[]; malformed: boolean };
+}
+
+/**
+ * A model behind the loop. `request` is cold: subscribing sends the request, unsubscribing (or
+ * the signal) cancels it.
+ */
+export interface ModelProvider {
+  readonly name: string;
+  /** True when the provider takes structured tool specs and returns structured calls. */
+  readonly nativeTools: boolean;
+  /** Present on text-protocol providers. */
+  readonly textProtocol?: TextToolProtocol;
+  request(req: ProviderRequest, signal: AbortSignal): Observable<ProviderEvent>;
+}

@@ -1,0 +1,57 @@
+import { DuplicateToolError } from '../errors.js';
+import type { OpenAIToolSpec, Tool, ToolSpec } from '../tool/tool.js';
+
+/**
+ * The tools an agent can run, by unique name. Specs are the tools' own frozen specs: listing
+ * them never copies a schema.
+ *
+ * @example
+ * ```ts
+ * const registry = new ToolRegistry([calculator, clock]);
+ * client.chat.completions.create({ model, messages, tools: registry.openAITools() });
+ * ```
+ */
+export class ToolRegistry {
+  readonly #tools = new Map<string, Tool>();
+
+  constructor(tools: Iterable<Tool> = []) {
+    for (const tool of tools) this.add(tool);
+  }
+
+  /** Adds a tool; throws DuplicateToolError when the name is taken. */
+  add(tool: Tool): this {
+    if (this.#tools.has(tool.name)) throw new DuplicateToolError(tool.name);
+    this.#tools.set(tool.name, tool);
+    return this;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.#tools.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  tools(): Tool[] {
+    return [...this.#tools.values()];
+  }
+
+  /** Provider-neutral specs, in registration order. */
+  specs(): ToolSpec[] {
+    return this.tools().map((tool) => tool.spec);
+  }
+
+  /** The OpenAI Chat Completions `tools` array. */
+  openAITools(): OpenAIToolSpec[] {
+    return this.tools().map((tool) => tool.openAI);
+  }
+}

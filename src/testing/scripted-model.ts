@@ -1,0 +1,77 @@
+import { defer, from, isObservable, Observable, type ObservableInput } from 'rxjs';
+import { ProviderError } from '../errors.js';
+import type { ModelProvider, ProviderEvent, ProviderRequest } from '../provider/provider.js';
+
+/** One scripted response: text and/or tool calls (arguments as an object or raw JSON text). */
+export interface ScriptedStep {
+  readonly text?: string;
+  readonly toolCalls?: readonly { readonly id?: string; readonly name: string; readonly arguments: unknown }[];
+  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+}
+
+/** A step, or a raw event stream (e.g. a `cold()` observable, to place events in virtual time). */
+export type ScriptedResponse = ScriptedStep | ObservableInput<ProviderEvent>;
+
+export interface ScriptedModel extends ModelProvider {
+  /** Every request the model received, in order. */
+  readonly requests: ProviderRequest[];
+}
+
+/**
+ * A model that answers from a script: a list of steps (one per request) or a function of the
+ * request and its index. Runs without network; each request's events are emitted synchronously
+ * unless the step is itself an observable. Running out of steps is a ProviderError.
+ *
+ * @example
+ * ```ts
+ * const model = scriptedModel([
+ *   { toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] },
+ *   { text: 'The sum is 5.' },
+ * ]);
+ * const agent = createAgent({ provider: model, model: 'scripted', tools: [add] });
+ * ```
+ */
+export function scriptedModel(
+  steps: readonly ScriptedResponse[] | ((request: ProviderRequest, n: number) => ScriptedResponse),
+  options: { name?: string; nativeTools?: boolean } = {},
+): ScriptedModel {
+  const requests: ProviderRequest[] = [];
+  return {
+    name: options.name ?? 'scripted',
+    nativeTools: options.nativeTools ?? true,
+    requests,
+    request: (req) =>
+      defer(() => {
+        const n = requests.length;
+        requests.push(req);
+        const step = typeof steps === 'function' ? steps(req, n) : steps[n];
+        if (step === undefined) {
+          return new Observable<ProviderEvent>((s) => s.error(new ProviderError(`The scripted model has no step ${n + 1}.`)));
+        }
+        return isStep(step) ? stepEvents(step) : from(step);
+      }),
+  };
+}
+
+function isStep(step: ScriptedResponse): step is ScriptedStep {
+  return (
+    !isObservable(step) &&
+    !Array.isArray(step) &&
+    typeof (step as PromiseLike<unknown>).then !== 'function' &&
+    typeof (step as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function'
+  );
+}
+
+/** The provider events of a scripted step. */
+export function stepEvents(step: ScriptedStep): Observable<ProviderEvent> {
+  return new Observable<ProviderEvent>((subscriber) => {
+    if (step.text) subscriber.next({ type: 'text-delta', text: step.text });
+    for (const call of step.toolCalls ?? []) {
+      const args = typeof call.arguments === 'string' ? call.arguments : ((call.arguments ?? {}) as Record<string, unknown>);
+      subscriber.next({ type: 'tool-call', id: call.id, name: call.name, arguments: args });
+    }
+    if (step.usage) subscriber.next({ type: 'usage', ...step.usage });
+    subscriber.next({ type: 'finish', reason: step.toolCalls?.length ? 'tool_calls' : 'stop' });
+    subscriber.complete();
+  });
+}

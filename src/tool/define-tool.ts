@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { ConfigurationError } from '../errors.js';
+import type { ArgsCheck, JsonSchema, Tool, ToolAttribution, ToolContext, ToolReturn, ToolRisk, ToolSpec } from './tool.js';
+import { deepFreeze } from './deep-freeze.js';
+
+/** Options of `defineTool`. `parameters` is a zod object schema; `execute` gets its parsed output. */
+export interface DefineToolOptions<S extends z.ZodType> {
+  name: string;
+  description: string;
+  parameters: S;
+  execute: (args: z.output<S>, ctx: ToolContext) => ToolReturn;
+  risk?: ToolRisk;
+  approvalMarker?: boolean;
+  channelArg?: string;
+  dedupExempt?: boolean;
+  timeoutMs?: number;
+  attribution?: ToolAttribution;
+}
+
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool from a zod schema. The schema is turned once into a frozen JSON Schema (input
+ * side) that every provider spec shares; arguments are validated before `execute` runs.
+ *
+ * @example
+ * ```ts
+ * const add = defineTool({
+ *   name: 'add',
+ *   description: 'Adds two numbers',
+ *   parameters: z.object({ a: z.number(), b: z.number() }),
+ *   execute: ({ a, b }) => String(a + b),
+ * });
+ * ```
+ */
+export function defineTool<S extends z.ZodType>(options: DefineToolOptions<S>): Tool<z.output<S>> {
+  const { name, description, parameters, execute } = options;
+  if (!NAME.test(name)) {
+    throw new ConfigurationError(`Invalid tool name '${name}': use 1-64 letters, digits, '_' or '-'.`);
+  }
+  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
+    throw new ConfigurationError(`Tool '${name}': timeoutMs must be a positive number.`);
+  }
+  let schema: JsonSchema;
+  try {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    schema = deepFreeze(rest);
+  } catch (cause) {
+    throw new ConfigurationError(`Tool '${name}': its parameters cannot be expressed as JSON Schema.`, { cause });
+  }
+  const spec: ToolSpec = Object.freeze({ name, description, parameters: schema });
+  const check = (args: unknown): ArgsCheck<z.output<S>> => {
+    const parsed = parameters.safeParse(args);
+    return parsed.success
+      ? { ok: true, value: parsed.data }
+      : { ok: false, message: z.prettifyError(parsed.error) };
+  };
+  return Object.freeze({
+    name,
+    description,
+    spec,
+    openAI: Object.freeze({ type: 'function' as const, function: spec }),
+    risk: options.risk,
+    approvalMarker: options.approvalMarker ?? false,
+    channelArg: options.channelArg,
+    dedupExempt: options.dedupExempt ?? false,
+    timeoutMs: options.timeoutMs,
+    attribution: Object.freeze(options.attribution ?? { source: 'builtin' }),
+    check,
+    execute,
+  });
+}

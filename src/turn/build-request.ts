@@ -1,0 +1,38 @@
+import type { ProviderRequest } from '../provider/provider.js';
+import type { ChatMessage } from './messages.js';
+import type { ResolvedAgentExecution } from './resolved-execution.js';
+import type { TurnState } from './turn-state.js';
+
+/**
+ * Builds the iteration's provider request: agent instructions, the text-protocol section (text
+ * providers, unless strict), recalled memory and pending notes as system messages, then the
+ * history. Native providers get the effective tools' shared specs; `withTools: false` (the
+ * max-iteration summary) offers none.
+ *
+ * @example
+ * ```ts
+ * const req = buildRequest(resolved, turn);
+ * provider.request(req, signal);
+ * ```
+ */
+export function buildRequest(resolved: ResolvedAgentExecution, turn: TurnState, withTools = true): ProviderRequest {
+  const { provider } = resolved;
+  const specs = withTools ? turn.tools.specs : [];
+  const system: ChatMessage[] = [];
+  if (resolved.instructions) system.push({ role: 'system', content: resolved.instructions });
+  const protocol = provider.textProtocol;
+  if (!provider.nativeTools && protocol && specs.length > 0 && !protocol.strict && !resolved.knobs.strictToolParsing) {
+    system.push({ role: 'system', content: protocol.instructions(specs) });
+  }
+  if (turn.memory.length > 0) {
+    system.push({
+      role: 'system',
+      content: `Recalled memory (context for this turn only):\n${turn.memory.map((m) => `- ${m}`).join('\n')}`,
+    });
+  }
+  for (const note of turn.notes.splice(0)) system.push({ role: 'system', content: note });
+  const messages = system.length > 0 ? [...system, ...turn.history] : [...turn.history];
+  const req: ProviderRequest = { model: turn.model, messages };
+  const withSpecs = provider.nativeTools && specs.length > 0 ? { ...req, tools: specs } : req;
+  return resolved.temperature !== undefined ? { ...withSpecs, temperature: resolved.temperature } : withSpecs;
+}

@@ -1,0 +1,105 @@
+import type { Tracer } from '@opentelemetry/api';
+import { lastValueFrom, type Observable } from 'rxjs';
+import type { ApprovalPort } from '../approval/approval-port.js';
+import { ConfigurationError } from '../errors.js';
+import type { DoneReason, ToolObserver, TurnEvent } from '../observe/events.js';
+import { noopLogger, type Logger } from '../observe/logger.js';
+import type { AgentHooks } from '../prep/hooks.js';
+import { defaultPrepSteps } from '../prep/prepare-calls.js';
+import type { ModelProvider } from '../provider/provider.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import type { ReceiptGenerator } from '../results/receipts.js';
+import type { Tool } from '../tool/tool.js';
+import { defaultClock, defaultIds, type Clock } from './clock.js';
+import { exclusionKey } from './effective-tools.js';
+import { resolveKnobs, type KnobsInput } from './knobs.js';
+import type { ChatMessage } from './messages.js';
+import type { ResolvedAgentExecution } from './resolved-execution.js';
+import { runToolLoop } from './run-tool-loop.js';
+import type { TurnInput } from './turn-input.js';
+
+/** Everything an agent is built from. Only `provider`, `model` and `tools` are required. */
+export interface AgentConfig {
+  readonly provider: ModelProvider;
+  readonly model: string;
+  readonly tools: readonly Tool[];
+  /** The agent's alias, for correlation and span names. Default 'agent'. */
+  readonly name?: string;
+  /** System instructions sent first in every request (never part of the returned history). */
+  readonly instructions?: string;
+  readonly temperature?: number;
+  /** No approval = no gate: every call runs without a prompt. */
+  readonly approval?: ApprovalPort;
+  readonly hooks?: AgentHooks;
+  readonly observers?: readonly ToolObserver[];
+  readonly knobs?: KnobsInput;
+  readonly receipts?: ReceiptGenerator;
+  readonly logger?: Logger;
+  readonly tracer?: Tracer;
+  readonly clock?: Clock;
+  readonly ids?: () => string;
+  /** Names no run may see or execute (exact names for specs; trimmed, case-insensitive for calls). */
+  readonly excludedTools?: readonly string[];
+  readonly onModelSwitch?: (from: string, to: string) => void;
+}
+
+/** How a turn ended, for `agent.complete`. */
+export interface TurnOutcome {
+  readonly text: string;
+  readonly reason: DoneReason;
+  readonly history: ChatMessage[];
+  readonly iterations: number;
+}
+
+export interface Agent {
+  /** The stable bundle every turn of this agent runs with. */
+  readonly resolved: ResolvedAgentExecution;
+  /** A cold Observable of the turn's events; unsubscribing cancels. */
+  run(input: TurnInput): Observable<TurnEvent>;
+  /** Runs the turn to its `done` event; rejects with the turn's ToolLoopError. */
+  complete(input: TurnInput): Promise<TurnOutcome>;
+}
+
+/**
+ * Builds an agent: resolves the configuration once (registry, knobs, ports) into the bundle
+ * every turn shares.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({ provider, model: 'gpt-4o-mini', tools: [calculator] });
+ * const { text } = await agent.complete({ message: 'What is 6 * 7?' });
+ * ```
+ */
+export function createAgent(config: AgentConfig): Agent {
+  if (!config.provider) throw new ConfigurationError('createAgent needs a provider.');
+  if (!config.model) throw new ConfigurationError('createAgent needs a model name.');
+  const resolved: ResolvedAgentExecution = Object.freeze({
+    name: config.name ?? 'agent',
+    provider: config.provider,
+    model: config.model,
+    instructions: config.instructions,
+    temperature: config.temperature,
+    registry: new ToolRegistry(config.tools),
+    excluded: new Set((config.excludedTools ?? []).map(exclusionKey)),
+    approval: config.approval,
+    hooks: config.hooks ?? {},
+    observers: config.observers ?? [],
+    knobs: resolveKnobs(config.knobs),
+    receipts: config.receipts,
+    logger: config.logger ?? noopLogger,
+    tracer: config.tracer,
+    clock: config.clock ?? defaultClock,
+    ids: config.ids ?? defaultIds,
+    prepSteps: defaultPrepSteps,
+    onModelSwitch: config.onModelSwitch,
+  });
+  return {
+    resolved,
+    run: (input) => runToolLoop(resolved, input),
+    complete: async (input) => {
+      const done = await lastValueFrom(runToolLoop(resolved, input));
+      if (done.type !== 'done') throw new ConfigurationError('The turn ended without a done event.');
+      return { text: done.text, reason: done.reason, history: done.history, iterations: done.iterations };
+    },
+  };
+}

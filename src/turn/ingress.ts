@@ -1,0 +1,8 @@
+/** Where a turn came from: the channel, reply target and agent aliases used for correlation. */
+export interface Ingress {
+  readonly channel: string;
+  readonly replyTarget?: string;
+  readonly agentAlias?: string;
+  readonly parentAgentAlias?: string;
+  readonly turnId?: string;
+}

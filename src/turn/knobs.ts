@@ -1,0 +1,70 @@
+/** Loop-detector settings. */
+export interface LoopDetectionKnobs {
+  readonly enabled: boolean;
+  readonly window: number;
+  readonly maxRepeats: number;
+  readonly ignoreTools: readonly string[];
+}
+
+/** Runtime knobs of the loop. Every field has a default (BEHAVIOUR.md, "Knobs and defaults"). */
+export interface Knobs {
+  readonly maxToolIterations: number;
+  readonly maxIterationBehavior: 'summary' | 'error';
+  readonly parallelTools: boolean;
+  readonly maxParallelTools: number;
+  readonly maxToolResultChars: number;
+  readonly strictToolParsing: boolean;
+  readonly dedupEnabled: boolean;
+  readonly dedupExemptTools: readonly string[];
+  readonly loopDetection: LoopDetectionKnobs;
+  readonly toolTimeoutMs?: number;
+  readonly maxMalformedProtocolRetries: number;
+  /** List the turn's receipts at the end of the final answer (when receipts are on). */
+  readonly appendReceiptsToAnswer: boolean;
+}
+
+export type KnobsInput = Partial<Omit<Knobs, 'loopDetection'>> & { loopDetection?: Partial<LoopDetectionKnobs> };
+
+export const DEFAULT_KNOBS: Knobs = Object.freeze({
+  maxToolIterations: 10,
+  maxIterationBehavior: 'summary',
+  parallelTools: false,
+  maxParallelTools: 8,
+  maxToolResultChars: 50_000,
+  strictToolParsing: false,
+  dedupEnabled: true,
+  dedupExemptTools: Object.freeze([]) as readonly string[],
+  loopDetection: Object.freeze({ enabled: true, window: 20, maxRepeats: 3, ignoreTools: Object.freeze([]) as readonly string[] }),
+  toolTimeoutMs: undefined,
+  maxMalformedProtocolRetries: 2,
+  appendReceiptsToAnswer: false,
+});
+
+const positive = (value: number | undefined, fallback: number): number =>
+  value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
+
+/**
+ * Fills defaults and repairs out-of-range values (0 or negative caps fall back to their default).
+ *
+ * @example
+ * ```ts
+ * resolveKnobs({ parallelTools: true }).maxParallelTools; // 8
+ * ```
+ */
+export function resolveKnobs(input: KnobsInput = {}): Knobs {
+  const d = DEFAULT_KNOBS;
+  return Object.freeze({
+    ...d,
+    ...input,
+    maxToolIterations: positive(input.maxToolIterations, d.maxToolIterations),
+    maxParallelTools: positive(input.maxParallelTools, d.maxParallelTools),
+    maxToolResultChars: input.maxToolResultChars !== undefined && input.maxToolResultChars >= 0 ? input.maxToolResultChars : d.maxToolResultChars,
+    maxMalformedProtocolRetries:
+      input.maxMalformedProtocolRetries !== undefined && input.maxMalformedProtocolRetries >= 0
+        ? input.maxMalformedProtocolRetries
+        : d.maxMalformedProtocolRetries,
+    toolTimeoutMs: input.toolTimeoutMs !== undefined && input.toolTimeoutMs > 0 ? input.toolTimeoutMs : undefined,
+    dedupExemptTools: Object.freeze([...(input.dedupExemptTools ?? d.dedupExemptTools)]),
+    loopDetection: Object.freeze({ ...d.loopDetection, ...input.loopDetection }),
+  });
+}

@@ -1,0 +1,63 @@
+import type { ProviderToolCall } from '../provider/provider.js';
+import type { ParsedCall } from './calls.js';
+import type { ModelResponse } from './call-provider.js';
+import type { ResolvedAgentExecution } from './resolved-execution.js';
+import type { TurnState } from './turn-state.js';
+
+/** The calls of a response, and whether text that looked like the protocol failed to parse. */
+export interface ParsedResponse {
+  readonly calls: ParsedCall[];
+  /** Calls came from model text (text protocol), not from structured tool calls. */
+  readonly fromText: boolean;
+  readonly malformed: boolean;
+}
+
+/**
+ * Normalizes a response into parsed calls with slot indices. Native calls win; text calls are
+ * parsed only when there are none, tools are offered, and strict parsing is off.
+ *
+ * @example
+ * ```ts
+ * const { calls } = parseResponse(resolved, turn, response);
+ * ```
+ */
+export function parseResponse(resolved: ResolvedAgentExecution, turn: TurnState, response: ModelResponse): ParsedResponse {
+  if (response.toolCalls.length > 0) {
+    return { calls: response.toolCalls.map((call, slot) => toParsedCall(call, slot, resolved.ids)), fromText: false, malformed: false };
+  }
+  const protocol = resolved.provider.textProtocol;
+  if (!protocol || protocol.strict || resolved.knobs.strictToolParsing || turn.tools.specs.length === 0 || response.text.length === 0) {
+    return { calls: [], fromText: false, malformed: false };
+  }
+  const { calls, malformed } = protocol.parse(response.text, turn.tools.names);
+  return {
+    calls: calls.map((call, slot) => toParsedCall(call, slot, resolved.ids)),
+    fromText: calls.length > 0,
+    malformed: calls.length === 0 && malformed,
+  };
+}
+
+/**
+ * One provider call as a parsed call. Arguments that are not a JSON object become `{}` and
+ * keep the problem, so validation can tell the model what went wrong.
+ */
+export function toParsedCall(call: ProviderToolCall, slot: number, ids: () => string): ParsedCall {
+  const id = call.id && call.id.length > 0 ? call.id : ids();
+  const raw = call.arguments;
+  if (typeof raw !== 'string') {
+    const args = isPlainObject(raw) ? raw : {};
+    return { slot, id, name: call.name, args, rawArguments: JSON.stringify(args) };
+  }
+  if (raw.trim() === '') return { slot, id, name: call.name, args: {}, rawArguments: '{}' };
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (isPlainObject(parsed)) return { slot, id, name: call.name, args: parsed, rawArguments: raw };
+    return { slot, id, name: call.name, args: {}, rawArguments: raw, argsError: 'the arguments must be a JSON object' };
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { slot, id, name: call.name, args: {}, rawArguments: raw, argsError: `the arguments are not valid JSON (${why})` };
+  }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,0 +1,54 @@
+import { from, map, mergeMap, Observable, takeUntil, toArray } from 'rxjs';
+import { dispatchBatch } from '../execute/dispatch-calls.js';
+import { prepareCalls } from '../prep/prepare-calls.js';
+import { texts, type ParsedCall, type PreparedCall, type SlotResult } from './calls.js';
+import type { ResolvedAgentExecution } from './resolved-execution.js';
+import type { TurnState } from './turn-state.js';
+
+/**
+ * Prepares and dispatches one batch; emits the results indexed by slot (one per call) once
+ * every slot has ended. Cancellation during preparation (a pending prompt) closes every call
+ * not yet prepared as `interrupted`, without executing it.
+ *
+ * ```
+ * calls:   (ab|)
+ * results: ------(r|)     r[0], r[1] in slot order
+ * ```
+ * @example
+ * ```ts
+ * runBatch(resolved, turn, calls).subscribe((results) => appendRound(turn.history, ...));
+ * ```
+ */
+export function runBatch(
+  resolved: ResolvedAgentExecution,
+  turn: TurnState,
+  calls: readonly ParsedCall[],
+): Observable<SlotResult[]> {
+  return from(calls).pipe(
+    prepareCalls(resolved, turn, resolved.prepSteps),
+    takeUntil(turn.cancel$),
+    toArray(),
+    mergeMap((prepared) => {
+      const batch: PreparedCall[] = new Array(calls.length);
+      for (const call of prepared) batch[call.slot] = call;
+      for (const call of calls) {
+        batch[call.slot] ??= {
+          call,
+          slot: call.slot,
+          id: call.id,
+          name: call.name,
+          args: call.args,
+          filled: { outcome: 'interrupted', output: texts.interrupted, success: false },
+        };
+      }
+      const results: SlotResult[] = new Array(calls.length);
+      return dispatchBatch(resolved, turn, batch).pipe(
+        toArray(),
+        map((done) => {
+          for (const result of done) results[result.slot] = result;
+          return results;
+        }),
+      );
+    }),
+  );
+}

@@ -5,7 +5,7 @@ import { ConfigurationError } from '../errors.js';
 import type { DoneReason, ToolObserver, TurnEvent } from '../observe/events.js';
 import { noopLogger, type Logger } from '../observe/logger.js';
 import type { AgentHooks } from '../prep/hooks.js';
-import { defaultPrepSteps } from '../prep/prepare-calls.js';
+import { buildPrepSteps } from '../prep/build-prep-steps.js';
 import type { ModelProvider } from '../provider/provider.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import type { ReceiptGenerator } from '../results/receipts.js';
@@ -90,7 +90,7 @@ export function createAgent(config: AgentConfig): Agent {
     tracer: config.tracer,
     clock: config.clock ?? defaultClock,
     ids: config.ids ?? defaultIds,
-    prepSteps: defaultPrepSteps,
+    prepSteps: buildPrepSteps(config),
     onModelSwitch: config.onModelSwitch,
   });
   return {

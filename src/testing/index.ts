@@ -10,3 +10,4 @@ export type { FakeTool, FakeToolCall } from './fake-tool.js';
 
 // --- marble testing
 export { createTestScheduler } from './test-scheduler.js';
+export type { ExpectLike } from './test-scheduler.js';

@@ -29,7 +29,8 @@ export type {
   JsonSchema,
   ArgsCheck,
 } from './tool/tool.js';
-export { ToolRegistry } from './registry/tool-registry.js';
+export * from './registry/index.js';
+export * from './mcp/index.js';
 
 // --- providers
 export type {

@@ -24,6 +24,7 @@ export function buildRequest(resolved: ResolvedAgentExecution, turn: TurnState, 
   if (!provider.nativeTools && protocol && specs.length > 0 && !protocol.strict && !resolved.knobs.strictToolParsing) {
     system.push({ role: 'system', content: protocol.instructions(specs) });
   }
+  if (withTools && turn.tools.deferredListing) system.push({ role: 'system', content: turn.tools.deferredListing });
   if (turn.memory.length > 0) {
     system.push({
       role: 'system',

@@ -7,11 +7,14 @@ import { noopLogger, type Logger } from '../observe/logger.js';
 import type { AgentHooks } from '../prep/hooks.js';
 import { buildPrepSteps } from '../prep/build-prep-steps.js';
 import type { ModelProvider } from '../provider/provider.js';
-import { ToolRegistry } from '../registry/tool-registry.js';
+import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
+import { resolveToolScope } from '../registry/agent-tool-scope.js';
+import type { FilterGroup } from '../registry/filter-group.js';
+import type { RiskProfile } from '../registry/risk-profile.js';
+import type { ToolBundle } from '../registry/tool-bundle.js';
 import type { ReceiptGenerator } from '../results/receipts.js';
 import type { Tool } from '../tool/tool.js';
 import { defaultClock, defaultIds, type Clock } from './clock.js';
-import { exclusionKey } from './effective-tools.js';
 import { resolveKnobs, type KnobsInput } from './knobs.js';
 import type { ChatMessage } from './messages.js';
 import type { ResolvedAgentExecution } from './resolved-execution.js';
@@ -40,6 +43,16 @@ export interface AgentConfig {
   readonly ids?: () => string;
   /** Names no run may see or execute (exact names for specs; trimmed, case-insensitive for calls). */
   readonly excludedTools?: readonly string[];
+  /** Named sets of tools added to `tools`; risk profiles and runs can select them as `bundle:{name}`. */
+  readonly bundles?: readonly ToolBundle[];
+  /** Which tools the agent may have at all (allowed / excluded selectors, declared risks). */
+  readonly riskProfile?: RiskProfile;
+  /** Tools hidden behind `tool_search` until activated (typically `mcpTools(...)`). */
+  readonly deferredTools?: readonly Tool[];
+  /** Decide which MCP tools a turn exposes; built-in tools are not affected. */
+  readonly filterGroups?: readonly FilterGroup[];
+  /** The activated set this agent was granted (a sub-agent shares its parent's); default: a new one. */
+  readonly activated?: ActivatedToolSet;
   readonly onModelSwitch?: (from: string, to: string) => void;
 }
 
@@ -73,14 +86,17 @@ export interface Agent {
 export function createAgent(config: AgentConfig): Agent {
   if (!config.provider) throw new ConfigurationError('createAgent needs a provider.');
   if (!config.model) throw new ConfigurationError('createAgent needs a model name.');
+  const toolScope = resolveToolScope(config);
   const resolved: ResolvedAgentExecution = Object.freeze({
     name: config.name ?? 'agent',
     provider: config.provider,
     model: config.model,
     instructions: config.instructions,
     temperature: config.temperature,
-    registry: new ToolRegistry(config.tools),
-    excluded: new Set((config.excludedTools ?? []).map(exclusionKey)),
+    registry: toolScope.registry,
+    excluded: toolScope.excluded,
+    toolScope,
+    activated: toolScope.activated,
     approval: config.approval,
     hooks: config.hooks ?? {},
     observers: config.observers ?? [],

@@ -38,6 +38,7 @@ export function iterate(resolved: ResolvedAgentExecution, turn: TurnState): Obse
     for (const message of turn.steering.splice(0)) turn.history.push({ role: 'user', content: message });
     turn.iteration += 1;
     turn.emit({ type: 'iteration', iteration: turn.iteration });
+    turn.tools = turn.tools.refresh();
     return callProvider(resolved, turn, buildRequest(resolved, turn)).pipe(
       mergeMap((response) => afterResponse(resolved, turn, response)),
     );

@@ -4,6 +4,8 @@ import type { Logger } from '../observe/logger.js';
 import type { AgentHooks } from '../prep/hooks.js';
 import type { PrepStep } from '../prep/prep-step.js';
 import type { ModelProvider } from '../provider/provider.js';
+import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
+import type { AgentToolScope } from '../registry/agent-tool-scope.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ReceiptGenerator } from '../results/receipts.js';
 import type { ApprovalPort } from '../approval/approval-port.js';
@@ -24,6 +26,10 @@ export interface ResolvedAgentExecution {
   readonly registry: ToolRegistry;
   /** Excluded tool names, trimmed and lowercased. */
   readonly excluded: ReadonlySet<string>;
+  /** The tool assembly (bundles, risk profile, deferred tools, filter groups), resolved once. */
+  readonly toolScope: AgentToolScope;
+  /** Deferred tools activated so far; persists across this agent's iterations and turns. */
+  readonly activated: ActivatedToolSet;
   readonly approval?: ApprovalPort;
   readonly hooks: AgentHooks;
   readonly observers: readonly ToolObserver[];

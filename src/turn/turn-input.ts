@@ -13,4 +13,9 @@ export interface TurnInput {
   /** Recalled context, injected into this turn's requests only (never returned in history). */
   readonly memory?: readonly string[];
   readonly ingress?: Ingress;
+  /**
+   * Narrows this run's tools to these selectors (exact names, globs like `github__*`, or
+   * `bundle:{name}`). It can only narrow: a selector never admits a tool the agent does not.
+   */
+  readonly tools?: readonly string[];
 }

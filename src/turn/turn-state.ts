@@ -70,7 +70,7 @@ export function createTurnState(
     iteration: 0,
     malformedRetries: 0,
     model: resolved.model,
-    tools: effectiveTools(resolved),
+    tools: effectiveTools(resolved, input),
     cancelled: () => signal?.aborted === true,
   };
 }

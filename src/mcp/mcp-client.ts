@@ -1,0 +1,50 @@
+/**
+ * The part of an `@modelcontextprotocol/sdk` `Client` that `mcpTools` uses, typed structurally:
+ * pass a connected `Client` (any transport: stdio, Streamable HTTP); the library itself never
+ * imports the SDK.
+ */
+export interface McpClient {
+  listTools(params?: { cursor?: string }, options?: McpRequestOptions): Promise<McpListToolsResult>;
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    resultSchema?: undefined,
+    options?: McpRequestOptions,
+  ): Promise<McpCallToolResult>;
+}
+
+/** Request options the SDK takes: `signal` cancels (sending `notifications/cancelled`). */
+export interface McpRequestOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+}
+
+/** A tool as an MCP server lists it. */
+export interface McpToolInfo {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: { readonly type: 'object'; readonly [key: string]: unknown };
+  readonly annotations?: { readonly title?: string; readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean };
+}
+
+export interface McpListToolsResult {
+  readonly tools: readonly McpToolInfo[];
+  readonly nextCursor?: string;
+}
+
+/** One content block of a tool result. */
+export interface McpContent {
+  readonly type: string;
+  readonly text?: string;
+  readonly mimeType?: string;
+  readonly uri?: string;
+  readonly resource?: { readonly uri?: string; readonly text?: string; readonly mimeType?: string };
+}
+
+/** A `tools/call` result (`toolResult` is the pre-2024-11 compatibility shape). */
+export interface McpCallToolResult {
+  readonly content?: readonly McpContent[];
+  readonly isError?: boolean;
+  readonly structuredContent?: unknown;
+  readonly toolResult?: unknown;
+}

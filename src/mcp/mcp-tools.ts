@@ -1,0 +1,84 @@
+import type { JsonSchema, Tool, ToolContext, ToolRisk, ToolSpec } from '../tool/tool.js';
+import { deepFreeze } from '../tool/deep-freeze.js';
+import { jsonSchemaCheck } from './json-schema-check.js';
+import type { McpClient, McpToolInfo } from './mcp-client.js';
+import { mcpFailure, mcpResultToToolResult } from './mcp-result.js';
+import { assertServerName, mcpToolName } from './mcp-tool-name.js';
+
+/** Options of `mcpTools`. */
+export interface McpToolsOptions {
+  /** The server's name: tools are called `{server}__{tool}`. */
+  readonly server: string;
+  /** Per-call timeout (the loop aborts the call, which cancels it on the server). */
+  readonly timeoutMs?: number;
+  /** The risk of every tool of this server; default: 'read' for tools annotated `readOnlyHint`. */
+  readonly risk?: ToolRisk;
+  /** Cancels the listing. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Lists an MCP server's tools (all pages) and turns each into a Tool named `{server}__{tool}`,
+ * attributed `{ source: 'mcp', server, originalName }`. The JSON Schema is the server's
+ * `inputSchema`, frozen once and shared by every spec; arguments get a light check against it.
+ * A call goes through `client.callTool` with the call's signal, so cancelling the turn sends
+ * MCP's `notifications/cancelled`; `isError` results and protocol errors become failed results.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ name: 'my-app', version: '1.0.0' });
+ * await client.connect(new StdioClientTransport({ command: 'github-mcp' }));
+ * const agent = createAgent({ provider, model, tools: [], deferredTools: await mcpTools(client, { server: 'github' }) });
+ * ```
+ */
+export async function mcpTools(client: McpClient, options: McpToolsOptions): Promise<Tool[]> {
+  assertServerName(options.server);
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor !== undefined ? { cursor } : undefined, options.signal ? { signal: options.signal } : undefined);
+    for (const info of page.tools) tools.push(mcpTool(client, info, options));
+    cursor = page.nextCursor;
+  } while (cursor !== undefined && cursor !== '');
+  return tools;
+}
+
+/**
+ * One MCP tool as a Tool (what `mcpTools` builds for each listed tool).
+ *
+ * @example
+ * ```ts
+ * const tool = mcpTool(client, { name: 'echo', inputSchema: { type: 'object' } }, { server: 'fx' });
+ * ```
+ */
+export function mcpTool(client: McpClient, info: McpToolInfo, options: McpToolsOptions): Tool<Record<string, unknown>> {
+  const { server, timeoutMs } = options;
+  const name = mcpToolName(server, info.name);
+  const description = info.description ?? info.title ?? info.annotations?.title ?? '';
+  const parameters = inputSchema(info.inputSchema);
+  const spec: ToolSpec = Object.freeze({ name, description, parameters });
+  const requestTimeout = timeoutMs !== undefined ? timeoutMs + 1_000 : undefined;
+  const risk = options.risk ?? (info.annotations?.readOnlyHint === true ? 'read' : undefined);
+  return Object.freeze({
+    name,
+    description,
+    spec,
+    openAI: Object.freeze({ type: 'function' as const, function: spec }),
+    risk,
+    approvalMarker: false,
+    dedupExempt: false,
+    timeoutMs,
+    attribution: Object.freeze({ source: 'mcp', server, originalName: info.name }),
+    check: jsonSchemaCheck(parameters),
+    execute: (args: Record<string, unknown>, ctx: ToolContext) =>
+      client
+        .callTool({ name: info.name, arguments: args }, undefined, requestTimeout !== undefined ? { signal: ctx.signal, timeout: requestTimeout } : { signal: ctx.signal })
+        .then(mcpResultToToolResult, (err: unknown) => mcpFailure(server, err)),
+  });
+}
+
+/** The server's schema, frozen in place once; an object schema without `properties` gets an empty one. */
+function inputSchema(schema: McpToolInfo['inputSchema'] | undefined): JsonSchema {
+  if (schema && typeof schema.properties === 'object' && schema.properties !== null) return deepFreeze(schema);
+  return deepFreeze({ ...(schema ?? {}), type: 'object', properties: {} });
+}

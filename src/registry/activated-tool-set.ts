@@ -1,0 +1,57 @@
+import type { Tool } from '../tool/tool.js';
+
+/**
+ * The deferred tools activated so far (by `tool_search`, or up front by an `always` filter
+ * group). Belongs to an agent: activations persist across its iterations and turns. It holds
+ * the tools themselves, so an agent that is granted the set (a sub-agent created with
+ * `createAgent({ activated })`) can run every tool it advertises from it.
+ *
+ * @example
+ * ```ts
+ * const activated = new ActivatedToolSet();
+ * const child = createAgent({ provider, model, tools: [], activated });
+ * const parent = createAgent({ provider, model, tools: [delegate(child)], deferredTools, activated });
+ * ```
+ */
+export class ActivatedToolSet {
+  readonly #tools = new Map<string, Tool>();
+  #version = 0;
+
+  constructor(tools: Iterable<Tool> = []) {
+    for (const tool of tools) this.activate(tool);
+  }
+
+  /** Adds a tool; true when it was not active yet. A different tool under an active name replaces it. */
+  activate(tool: Tool): boolean {
+    const current = this.#tools.get(tool.name);
+    if (current === tool) return false;
+    this.#tools.set(tool.name, tool);
+    this.#version++;
+    return current === undefined;
+  }
+
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
+  get(name: string): Tool | undefined {
+    return this.#tools.get(name);
+  }
+
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  /** Grows by one on every change; effective tools are rebuilt only when it moved. */
+  get version(): number {
+    return this.#version;
+  }
+
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  tools(): Tool[] {
+    return [...this.#tools.values()];
+  }
+}

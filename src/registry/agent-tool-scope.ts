@@ -1,0 +1,94 @@
+import { ConfigurationError, DuplicateToolError } from '../errors.js';
+import type { Tool } from '../tool/tool.js';
+import { ActivatedToolSet } from './activated-tool-set.js';
+import { compileFilterGroups, type CompiledFilterGroups, type FilterGroup } from './filter-group.js';
+import { riskProfileFilter, type RiskProfile } from './risk-profile.js';
+import type { ToolBundle } from './tool-bundle.js';
+import { ToolRegistry } from './tool-registry.js';
+import { TOOL_SEARCH, toolSearchBase } from './tool-search.js';
+
+/** The tool-assembly part of an agent's configuration. */
+export interface ToolScopeConfig {
+  readonly tools: readonly Tool[];
+  readonly bundles?: readonly ToolBundle[];
+  readonly riskProfile?: RiskProfile;
+  readonly deferredTools?: readonly Tool[];
+  readonly filterGroups?: readonly FilterGroup[];
+  readonly excludedTools?: readonly string[];
+  /** A granted set (sub-agents); default: a new, empty set. */
+  readonly activated?: ActivatedToolSet;
+}
+
+/** An agent's tool assembly, resolved once: the stages every turn starts from. */
+export interface AgentToolScope {
+  /** Static tools: `tools` then the bundles' tools, by unique name. */
+  readonly registry: ToolRegistry;
+  readonly bundles: readonly ToolBundle[];
+  /** Static tools the risk profile admits, in registration order. */
+  readonly admitted: readonly Tool[];
+  /** Deferred tools the risk profile admits. */
+  readonly deferred: readonly Tool[];
+  /** The risk profile (applied again to activated tools, which may come from a granted set). */
+  readonly admits: (tool: Tool) => boolean;
+  /** Lowercased names of the agent's tools the risk profile removed (calls to them end `excluded`). */
+  readonly removed: ReadonlySet<string>;
+  /** `excludedTools`, trimmed and lowercased. */
+  readonly excluded: ReadonlySet<string>;
+  readonly filterGroups: CompiledFilterGroups;
+  readonly activated: ActivatedToolSet;
+  /** `tool_search`'s spec and check, when the agent has deferred tools. */
+  readonly toolSearch?: Tool;
+}
+
+/** Normalizes a tool name for exclusion checks: trimmed, lowercased. */
+export const exclusionKey = (name: string): string => name.trim().toLowerCase();
+
+/**
+ * Resolves an agent's tool assembly once: registry (tools + bundles) → risk profile; deferred
+ * tools → risk profile; filter groups compiled; the ActivatedToolSet (granted or new).
+ * Duplicate names across static and deferred tools are a DuplicateToolError.
+ *
+ * @example
+ * ```ts
+ * const scope = resolveToolScope({ tools: [calculator], deferredTools: await mcpTools(client, { server: 'gh' }) });
+ * scope.deferred.length; // the server's tools, behind tool_search
+ * ```
+ */
+export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
+  const bundles = config.bundles ?? [];
+  const registry = new ToolRegistry();
+  for (const tool of [...config.tools, ...bundles.flatMap((b) => b.tools)]) {
+    if (registry.get(tool.name) !== tool) registry.add(tool);
+  }
+  const admits = riskProfileFilter(config.riskProfile, bundles);
+  const removed = new Set<string>();
+  const admitted: Tool[] = [];
+  for (const tool of registry.tools()) {
+    if (admits(tool)) admitted.push(tool);
+    else removed.add(exclusionKey(tool.name));
+  }
+  const deferredTools = config.deferredTools ?? [];
+  const deferred: Tool[] = [];
+  const deferredNames = new Set<string>();
+  for (const tool of deferredTools) {
+    if (registry.has(tool.name) || deferredNames.has(tool.name)) throw new DuplicateToolError(tool.name);
+    deferredNames.add(tool.name);
+    if (admits(tool)) deferred.push(tool);
+    else removed.add(exclusionKey(tool.name));
+  }
+  if (deferredTools.length > 0 && (registry.has(TOOL_SEARCH) || deferredNames.has(TOOL_SEARCH))) {
+    throw new ConfigurationError(`'${TOOL_SEARCH}' is reserved when deferred tools are configured.`);
+  }
+  return Object.freeze({
+    registry,
+    bundles,
+    admitted,
+    deferred,
+    admits,
+    removed,
+    excluded: new Set((config.excludedTools ?? []).map(exclusionKey)),
+    filterGroups: compileFilterGroups(config.filterGroups),
+    activated: config.activated ?? new ActivatedToolSet(),
+    toolSearch: deferredTools.length > 0 ? toolSearchBase() : undefined,
+  });
+}

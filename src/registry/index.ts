@@ -1,0 +1,9 @@
+// Tool assembly: registry, bundles, risk profile, filter groups, deferred activation.
+export { ToolRegistry } from './tool-registry.js';
+export { toolBundle } from './tool-bundle.js';
+export type { ToolBundle } from './tool-bundle.js';
+export type { ToolSelector } from './tool-selector.js';
+export type { RiskProfile } from './risk-profile.js';
+export type { FilterGroup } from './filter-group.js';
+export { ActivatedToolSet } from './activated-tool-set.js';
+export { TOOL_SEARCH, searchDeferredTools } from './tool-search.js';

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { TOOL_SEARCH } from '../execute/dispatch-mode.js';
+import { defineTool } from '../tool/define-tool.js';
+import type { Tool } from '../tool/tool.js';
+import type { ActivatedToolSet } from './activated-tool-set.js';
+
+export { TOOL_SEARCH };
+
+/** `tool_search`'s default `max_results`. */
+export const DEFAULT_TOOL_SEARCH_RESULTS = 5;
+
+/** What one run's `tool_search` may activate, and where activations go. */
+export interface ToolSearchScope {
+  /** The deferred tools this run admits (never an excluded one). */
+  readonly candidates: readonly Tool[];
+  readonly activated: ActivatedToolSet;
+}
+
+/** Model-visible texts of tool_search. */
+export const toolSearchTexts = {
+  noMatch: (query: string) => `No matching deferred tools for query: ${query}`,
+  listingHeader:
+    `Deferred tools: these tools exist but are not loaded yet. To use one, first call ${TOOL_SEARCH} ` +
+    `with query "select:name1,name2" (exact names) or with keywords; the tools it activates can be ` +
+    'called from your next step on. Deferred tools (name - description):',
+} as const;
+
+const parameters = z.object({
+  query: z.string().min(1).describe('"select:a,b" activates those exact tool names; anything else is a keyword search'),
+  max_results: z.number().int().min(1).max(50).default(DEFAULT_TOOL_SEARCH_RESULTS).describe('keyword search: most tools to activate'),
+});
+
+/**
+ * The `tool_search` tool without a scope: its spec and argument check, built once per agent.
+ * `bindToolSearch` gives it a run's scope.
+ *
+ * @example
+ * ```ts
+ * const base = toolSearchBase();
+ * const tool = bindToolSearch(base, { candidates: deferred, activated });
+ * ```
+ */
+export function toolSearchBase(): Tool<z.output<typeof parameters>> {
+  return defineTool({
+    name: TOOL_SEARCH,
+    description:
+      'Finds deferred tools by keyword or exact name ("select:a,b") and activates them, so they can be called from the next step on. Returns the activated tools with their parameter schemas.',
+    parameters,
+    risk: 'read',
+    execute: () => toolSearchTexts.noMatch(''),
+  });
+}
+
+/**
+ * `tool_search` for one run: activates the matches into the agent's ActivatedToolSet and lists
+ * them with their schemas. Only the scope's candidates can match, so excluded tools never
+ * activate.
+ *
+ * @example
+ * ```ts
+ * tools.push(bindToolSearch(base, { candidates, activated }));
+ * ```
+ */
+export function bindToolSearch(base: Tool, scope: ToolSearchScope): Tool {
+  return Object.freeze({
+    ...base,
+    execute: (args: { query: string; max_results: number }) => {
+      const found = searchDeferredTools(scope.candidates, args.query, args.max_results);
+      if (found.length === 0) return toolSearchTexts.noMatch(args.query);
+      for (const tool of found) scope.activated.activate(tool);
+      return describeActivated(found);
+    },
+  });
+}
+
+/**
+ * The deferred tools a query matches: `select:a,b` → those exact names (in that order); any
+ * other query → a keyword search over names and descriptions (every word counts, a name hit
+ * counts double), best first, at most `maxResults`.
+ *
+ * @example
+ * ```ts
+ * searchDeferredTools(deferred, 'select:github__search', 5);
+ * searchDeferredTools(deferred, 'pull request', 3);
+ * ```
+ */
+export function searchDeferredTools(candidates: readonly Tool[], query: string, maxResults = DEFAULT_TOOL_SEARCH_RESULTS): Tool[] {
+  const q = query.trim();
+  if (/^select:/i.test(q)) {
+    const found: Tool[] = [];
+    for (const name of q.slice('select:'.length).split(',')) {
+      const tool = candidates.find((t) => t.name === name.trim());
+      if (tool && !found.includes(tool)) found.push(tool);
+    }
+    return found;
+  }
+  const terms = q.toLowerCase().split(/[\s,]+/).filter((t) => t.length > 0);
+  if (terms.length === 0) return [];
+  const scored: { tool: Tool; score: number }[] = [];
+  for (const tool of candidates) {
+    const name = tool.name.toLowerCase();
+    const description = tool.description.toLowerCase();
+    let score = 0;
+    for (const term of terms) score += name.includes(term) ? 2 : description.includes(term) ? 1 : 0;
+    if (score > 0) scored.push({ tool, score });
+  }
+  scored.sort((a, b) => b.score - a.score);
+  return scored.slice(0, Math.max(1, maxResults)).map((s) => s.tool);
+}
+
+/**
+ * The system message listing deferred tools as `name - description`, one per line.
+ *
+ * @example
+ * ```ts
+ * deferredToolsListing([echo]); // '…\nfx__echo - Echoes the given text back'
+ * ```
+ */
+export function deferredToolsListing(tools: readonly Tool[]): string {
+  let text = toolSearchTexts.listingHeader;
+  for (const tool of tools) text += `\n${tool.name} - ${oneLine(tool.description)}`;
+  return text;
+}
+
+function describeActivated(tools: readonly Tool[]): string {
+  let text = `Activated ${tools.length} deferred tool${tools.length === 1 ? '' : 's'}; call ${tools.length === 1 ? 'it' : 'them'} from your next step on:`;
+  for (const tool of tools) {
+    text += `\n- ${tool.name} - ${oneLine(tool.description)}\n  parameters: ${JSON.stringify(tool.spec.parameters)}`;
+  }
+  return text;
+}
+
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();

@@ -41,8 +41,9 @@ export function executeOne(
       if (progress[slot] === 0) openCard(resolved, turn, call);
       const result = slotResult(resolved, call, filled.outcome, filled.success, filled.output, 0);
       progress[slot] = 2;
-      closeCard(resolved, turn, result);
+      // Deliver before the event: a consumer that cancels from the tool-result event must not lose the result.
       subscriber.next(result);
+      closeCard(resolved, turn, result);
       subscriber.complete();
       return;
     }
@@ -54,6 +55,8 @@ export function executeOne(
     const clock = resolved.clock;
     progress[slot] = 1;
     openCard(resolved, turn, call);
+    // A consumer may cancel (or unsubscribe) from the tool-call event: then the tool never starts.
+    if (subscriber.closed) return;
     const start = clock.now();
     let controller: AbortController | undefined;
     let done = false;
@@ -82,8 +85,8 @@ export function executeOne(
       }
       const slotRes = slotResult(resolved, call, outcome, outcome === 'executed', text, durationMs, turn, result.data);
       progress[slot] = 2;
-      closeCard(resolved, turn, slotRes);
       subscriber.next(slotRes);
+      closeCard(resolved, turn, slotRes);
       subscriber.complete();
     };
     let returned: unknown;

@@ -1,0 +1,78 @@
+import { heapProbe, sampleHeap, type PreparedSystem } from './workload.js';
+
+/** Collects garbage when node runs with --expose-gc (twice, so weak references clear too). */
+export function collect(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return;
+  gc();
+  gc();
+}
+
+export const hasGc = (): boolean => typeof (globalThis as { gc?: unknown }).gc === 'function';
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Runs `turns` turns back to back; resolves with the elapsed milliseconds. */
+export async function timeTurns(system: PreparedSystem, turns: number): Promise<number> {
+  const start = performance.now();
+  for (let k = 0; k < turns; k++) await system.turn();
+  return performance.now() - start;
+}
+
+/** How many turns make one sample last about `targetMs` (at least 1). */
+export async function calibrate(system: PreparedSystem, targetMs: number): Promise<number> {
+  let turns = 1;
+  for (;;) {
+    const ms = await timeTurns(system, turns);
+    if (ms >= targetMs / 4 || turns >= 1 << 16) return Math.max(1, Math.ceil((turns * targetMs) / Math.max(ms, 0.001)));
+    turns *= 4;
+  }
+}
+
+/**
+ * Peak heap of one turn above the collected baseline: the heap is sampled inside the tool
+ * (about 100 samples per turn) and once when the turn resolved, before anything is collected.
+ */
+export async function peakHeap(system: PreparedSystem, calls: number): Promise<number> {
+  collect();
+  const base = process.memoryUsage().heapUsed;
+  heapProbe.on = true;
+  heapProbe.every = Math.max(1, Math.floor(calls / 100));
+  heapProbe.count = 0;
+  heapProbe.peak = base;
+  try {
+    await system.turn();
+    sampleHeap();
+  } finally {
+    heapProbe.on = false;
+  }
+  return heapProbe.peak - base;
+}
+
+/** Heap after collection at the end minus at the start of `turns` turns (after a warm-up). */
+export async function heapGrowth(turn: () => Promise<void>, turns: number): Promise<{ growth: number; perTurnUs: number }> {
+  for (let k = 0; k < Math.min(500, turns); k++) await turn();
+  collect();
+  const start = process.memoryUsage().heapUsed;
+  const t0 = performance.now();
+  for (let k = 0; k < turns; k++) await turn();
+  const perTurnUs = ((performance.now() - t0) * 1000) / turns;
+  collect();
+  return { growth: process.memoryUsage().heapUsed - start, perTurnUs };
+}
+
+/** Formats a number with `digits` significant-ish decimals. */
+export function fmt(value: number, digits = 2): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  if (Math.abs(value) >= 100) return value.toFixed(0);
+  if (Math.abs(value) >= 10) return value.toFixed(Math.max(0, digits - 1));
+  return value.toFixed(digits);
+}
+
+export function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(bytes < 10 * 1024 && bytes > -10 * 1024 ? 1 : 0)} KB`;
+}

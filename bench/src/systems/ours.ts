@@ -1,0 +1,163 @@
+import type { Observable } from 'rxjs';
+import type * as Lib from '../../../src/index.js';
+import type { ModelProvider, ProviderEvent, Tool, ToolObserver } from '../../../src/index.js';
+import type * as Testing from '../../../src/testing/index.js';
+import { buildOurs } from '../build-ours.js';
+import {
+  argsSchema,
+  FINAL_TEXT,
+  noop,
+  scriptedCalls,
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  type PreparedSystem,
+  type ScriptedCall,
+  type System,
+} from '../workload.js';
+
+/** The library as built for the bench (see build-ours.ts), or straight from src/ with `fromSource`. */
+export interface OursLib {
+  readonly lib: typeof Lib;
+  readonly testing: typeof Testing;
+  readonly from: string;
+}
+
+/** Builds and loads the library; `fromSource` loads src/ through tsx instead (quicker, slower code). */
+export async function loadOurs(fromSource = false): Promise<OursLib> {
+  if (fromSource) {
+    return { lib: await import('../../../src/index.js'), testing: await import('../../../src/testing/index.js'), from: 'src/ via tsx' };
+  }
+  const urls = await buildOurs();
+  return { lib: (await import(urls.index)) as typeof Lib, testing: (await import(urls.testing)) as typeof Testing, from: 'tsup build of src/' };
+}
+
+/** Options of our system's variants. */
+export interface OursOptions {
+  readonly label: string;
+  /** `maxParallelTools`; the default cap is 8. */
+  readonly maxParallelTools: number;
+  /** Sign every execution with an HMAC receipt (when the library has a receipt generator). */
+  readonly receipts?: boolean;
+}
+
+/**
+ * A model that answers from the scripted batch: the batch while the last message is not a tool
+ * result, then the final text. Keeps nothing between requests (the library's `scriptedModel`
+ * records every request, which the memory section must not measure).
+ */
+export function benchProvider(ours: OursLib, calls: readonly ScriptedCall[]): ModelProvider {
+  const { stepEvents } = ours.testing;
+  const batch = stepEvents({ toolCalls: calls });
+  const final = stepEvents({ text: FINAL_TEXT });
+  return {
+    name: 'bench',
+    nativeTools: true,
+    request: (req): Observable<ProviderEvent> => (req.messages[req.messages.length - 1]?.role === 'tool' ? final : batch),
+  };
+}
+
+const noopTool = ({ lib }: OursLib): Tool =>
+  lib.defineTool({ name: TOOL_NAME, description: TOOL_DESCRIPTION, parameters: argsSchema, execute: (args) => noop(args) });
+
+/** Whatever guards the library has today, switched on (they are found at run time). */
+function guards({ lib }: OursLib, options: OursOptions) {
+  const anyLib = lib as unknown as Record<string, unknown>;
+  const on: string[] = ['observer', 'dedup', 'loop detection', 'zod args'];
+  const extra: Record<string, unknown> = {};
+  const Manager = anyLib.ApprovalManager as (new (...a: unknown[]) => unknown) | undefined;
+  const nonInteractive = anyLib.nonInteractiveApproval as (() => unknown) | undefined;
+  if (Manager && nonInteractive) {
+    extra.approval = new Manager({ level: 'supervised', autoApprove: ['*'], alwaysAsk: [] }, nonInteractive());
+    on.push('approval (auto-approve *)');
+  }
+  const makeReceipts = anyLib.createReceiptGenerator as (() => unknown) | undefined;
+  if (options.receipts && makeReceipts) {
+    extra.receipts = makeReceipts();
+    on.push('receipts');
+  }
+  return { extra, on };
+}
+
+/** rx-tool-loop: `createAgent` + `agent.complete`, parallel, every guard and observer on. */
+export function ours(loaded: OursLib, options: OursOptions): System {
+  const { on } = guards(loaded, options);
+  const { createAgent } = loaded.lib;
+  return {
+    name: options.label,
+    note: `parallelTools, maxParallelTools ${options.maxParallelTools}; ${on.join(', ')}`,
+    prepare(n): PreparedSystem {
+      let observed = 0;
+      const observer: ToolObserver = () => {
+        observed++;
+      };
+      const agent = createAgent({
+        provider: benchProvider(loaded, scriptedCalls(n)),
+        model: 'bench',
+        tools: [noopTool(loaded)],
+        observers: [observer],
+        knobs: {
+          parallelTools: true,
+          maxParallelTools: options.maxParallelTools,
+          dedupEnabled: true,
+          loopDetection: { enabled: true },
+        },
+        ids: counterIds(),
+        ...guards(loaded, options).extra,
+      });
+      return {
+        async turn() {
+          const outcome = await agent.complete({ message: 'go' });
+          if (outcome.text !== FINAL_TEXT) throw new Error(`ours: unexpected answer ${JSON.stringify(outcome.text)}`);
+        },
+      };
+    },
+    cancelledTurn: cancelledTurnOf(loaded, options),
+  };
+}
+
+/** Cheap unique ids (the default is crypto.randomUUID, also cheap; this keeps the profile clean). */
+function counterIds(): () => string {
+  let n = 0;
+  return () => `id-${++n}`;
+}
+
+/**
+ * A turn of three calls (noop, wait, wait) cancelled mid-batch: the first `wait` schedules the
+ * abort for after the noop finished; each `wait` resolves only when its signal aborts.
+ */
+function cancelledTurnOf(loaded: OursLib, options: OursOptions): () => Promise<void> {
+  const { createAgent, defineTool } = loaded.lib;
+  let current: AbortController | undefined;
+  const wait = defineTool({
+    name: 'wait',
+    description: 'Waits until cancelled.',
+    parameters: argsSchema,
+    execute: (args, ctx) =>
+      new Promise<string>((resolve) => {
+        if (args.i === 1) {
+          const controller = current;
+          setImmediate(() => controller?.abort());
+        }
+        ctx.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+      }),
+  });
+  const calls: ScriptedCall[] = [
+    { id: 'c0', name: TOOL_NAME, arguments: '{"i":0}' },
+    { id: 'c1', name: 'wait', arguments: '{"i":1}' },
+    { id: 'c2', name: 'wait', arguments: '{"i":2}' },
+  ];
+  const agent = createAgent({
+    provider: benchProvider(loaded, calls),
+    model: 'bench',
+    tools: [noopTool(loaded), wait],
+    observers: [() => {}],
+    knobs: { parallelTools: true, maxParallelTools: options.maxParallelTools, dedupEnabled: true },
+    ids: counterIds(),
+    ...guards(loaded, options).extra,
+  });
+  return async () => {
+    current = new AbortController();
+    const outcome = await agent.complete({ message: 'go', signal: current.signal });
+    if (outcome.reason !== 'cancelled') throw new Error(`ours: the cancelled turn ended '${outcome.reason}'`);
+  };
+}

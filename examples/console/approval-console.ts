@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Observable } from 'rxjs';
+import { ConfigurationError } from '../../src/index.js';
+import { ConsoleSession, type ConsoleSessionOptions, type TurnRunner } from './console-session.js';
+import { checkOrigin, checkToken, HttpError, readJsonObject, sendJson, SECURITY_HEADERS } from './http-util.js';
+import type { ConsoleApprovalRequest } from './pending-approvals.js';
+import type { OperatorAnswer, WireRecord } from './wire.js';
+
+export interface ApprovalConsoleOptions extends ConsoleSessionOptions {
+  /** Default '127.0.0.1': only this machine can reach the console. */
+  readonly host?: string;
+  /** Default 0: any free port. */
+  readonly port?: number;
+  /** The session token (base64url, 16+ characters). Default: 24 random bytes. */
+  readonly token?: string;
+}
+
+export interface ApprovalConsole {
+  readonly token: string;
+  /** The backchannel front door's `request(req, signal)`: pass it to `backchannelApproval`. */
+  readonly request: (req: ConsoleApprovalRequest, signal?: AbortSignal) => Observable<OperatorAnswer | null>;
+  readonly session: ConsoleSession;
+  /** Sets the agent whose turns the page starts. */
+  serve(runner: TurnRunner): void;
+  /** Starts listening; resolves to the page's URL, token included. */
+  listen(): Promise<string>;
+  /** Ends the session, every connection and the server. */
+  close(): Promise<void>;
+}
+
+const page = (name: string): string => readFileSync(new URL(`./page/${name}`, import.meta.url), 'utf8');
+const STATIC: Record<string, { type: string; body: string }> = {
+  '/app.js': { type: 'text/javascript; charset=utf-8', body: page('app.js') },
+  '/style.css': { type: 'text/css; charset=utf-8', body: page('style.css') },
+};
+const INDEX = page('index.html');
+const BODY_LIMIT = 256 * 1024;
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * A web approval console: a node:http server that streams the turns of one agent to a page
+ * (Server-Sent Events, replayed in full to every new connection) and answers its approval
+ * requests from the page's Approve / Deny / Always / Edit-and-replace controls.
+ *
+ * @example
+ * ```ts
+ * const web = createApprovalConsole();
+ * const approval = new ApprovalManager({ level: 'supervised' }, backchannelApproval(web.request));
+ * web.serve(createAgent({ provider, model, tools, approval }));
+ * console.log(await web.listen()); // http://127.0.0.1:41234/?token=…
+ * ```
+ */
+export function createApprovalConsole(options: ApprovalConsoleOptions = {}): ApprovalConsole {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  if (!/^[A-Za-z0-9_-]{16,}$/.test(token)) {
+    throw new ConfigurationError('The console token must be at least 16 base64url characters.');
+  }
+  const session = new ConsoleSession(options);
+  const streams = new Set<ServerResponse>();
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+
+  const stream = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+    res.write('retry: 1000\n\n');
+    const after = Number(req.headers['last-event-id'] ?? url.searchParams.get('after') ?? 0);
+    streams.add(res);
+    heartbeat ??= setInterval(() => streams.forEach((s) => s.write(': ping\n\n')), HEARTBEAT_MS).unref();
+    const stop = session.watch(Number.isSafeInteger(after) ? after : 0, (record: WireRecord) => {
+      res.write(`id: ${record.seq}\ndata: ${JSON.stringify(record)}\n\n`);
+    });
+    res.on('close', () => {
+      stop();
+      streams.delete(res);
+      if (streams.size === 0) heartbeat = (clearInterval(heartbeat), undefined);
+    });
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://console.invalid');
+    checkToken(req, url, token);
+    const path = url.pathname;
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      if (path === '/' || path === '/index.html') {
+        const body = INDEX.replaceAll('__TOKEN__', token);
+        res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' });
+        res.end(req.method === 'HEAD' ? undefined : body);
+        return;
+      }
+      if (path === '/events') return stream(req, res, url);
+      const asset = STATIC[path];
+      if (asset) {
+        res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.type });
+        res.end(req.method === 'HEAD' ? undefined : asset.body);
+        return;
+      }
+      throw new HttpError(404, 'Not found.');
+    }
+    if (req.method !== 'POST') throw new HttpError(405, 'Method not allowed.');
+    checkOrigin(req);
+    const body = await readJsonObject(req, BODY_LIMIT);
+    if (path === '/api/turns') {
+      if (typeof body.message !== 'string' || body.message.trim() === '') throw new HttpError(400, 'Send a non-empty message.');
+      const started = session.startTurn(body.message);
+      if (started === 'busy') throw new HttpError(409, 'A turn is already running.');
+      if (started === 'no-agent') throw new HttpError(503, 'No agent is attached to this console.');
+      return sendJson(res, 202, { ok: true });
+    }
+    if (path === '/api/turns/cancel') {
+      if (!session.cancelTurn()) throw new HttpError(409, 'No turn is running.');
+      return sendJson(res, 202, { ok: true });
+    }
+    const decision = /^\/api\/approvals\/([^/]+)$/.exec(path);
+    if (decision) {
+      const requestId = decodeURIComponent(decision[1]);
+      const result = session.approvals.decide(requestId, parseAnswer(body), parseTab(body));
+      if (result === 'unknown') throw new HttpError(404, 'No approval request with this id is pending in this turn.');
+      if (result === 'already-decided') throw new HttpError(409, 'This request was already decided.');
+      return sendJson(res, 200, { ok: true });
+    }
+    throw new HttpError(404, 'Not found.');
+  };
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((err: unknown) => {
+      const status = err instanceof HttpError ? err.status : 500;
+      const message = err instanceof HttpError ? err.message : 'Internal error.';
+      if (!res.headersSent) sendJson(res, status, { error: message });
+      else res.end();
+    });
+  });
+
+  return {
+    token,
+    request: session.request,
+    session,
+    serve: (runner) => session.serve(runner),
+    listen: () =>
+      new Promise<string>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+          server.off('error', reject);
+          const { address, port } = server.address() as AddressInfo;
+          const host = address.includes(':') ? `[${address}]` : address;
+          resolve(`http://${host}:${port}/?token=${token}`);
+        });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        session.close();
+        clearInterval(heartbeat);
+        for (const res of streams) res.end();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The operator's answer in a decision body: yes, no, always, or replace with `replaceWith`. */
+function parseAnswer(body: Record<string, unknown>): OperatorAnswer {
+  const { decision, replaceWith } = body;
+  if (decision === 'yes' || decision === 'no' || decision === 'always') return decision;
+  if (decision === 'replace') {
+    if (typeof replaceWith !== 'string') throw new HttpError(400, "A 'replace' decision needs the replacement text in 'replaceWith'.");
+    return { replaceWith };
+  }
+  throw new HttpError(400, "'decision' must be one of yes, no, always, replace.");
+}
+
+/** The deciding tab's id (any short printable text), so the other tabs can say who decided. */
+function parseTab(body: Record<string, unknown>): string {
+  const tab = body.tab;
+  return typeof tab === 'string' && /^[\w-]{1,64}$/.test(tab) ? tab : 'api';
+}

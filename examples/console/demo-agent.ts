@@ -1,0 +1,54 @@
+import type { Agent, ModelProvider, Tool } from '../../src/index.js';
+import { createAgent } from '../../src/index.js';
+import { ApprovalManager, backchannelApproval, type BackchannelRequest } from '../../src/approval/index.js';
+import { createReceiptGenerator } from '../../src/results/receipts.js';
+import { scriptedModel } from '../../src/testing/index.js';
+import { calculator } from '../tools/calculator.js';
+import { clock } from '../tools/clock.js';
+import { fileRead } from '../tools/file-read.js';
+import { consoleScript } from './demo-script.js';
+import { fileWrite } from './file-write.js';
+
+export interface ConsoleDemoOptions {
+  /** The console's `request`: where approval prompts go. */
+  readonly request: BackchannelRequest;
+  /** The folder `file_read` may read. */
+  readonly root: string;
+  /** The folder `file_write` writes into. */
+  readonly sandbox: string;
+  /** Default: the embedded scripted model (`consoleScript`). */
+  readonly provider?: ModelProvider;
+  readonly model?: string;
+  /** More tools next to the four of the demo (each needs approval unless auto-approved). */
+  readonly extraTools?: readonly Tool[];
+}
+
+/** Read-only tools run without a prompt; everything else (here `file_write`) asks the operator. */
+export const CONSOLE_AUTO_APPROVE: readonly string[] = ['calculator', 'file_read', 'clock'];
+
+/**
+ * The console's demo agent: calculator, file_read and clock run on their own; `file_write`
+ * needs the operator's approval from the web page (a supervised `ApprovalManager` whose front
+ * door is the console). Successful executions carry receipts, shown on their cards.
+ *
+ * @example
+ * ```ts
+ * const web = createApprovalConsole();
+ * web.serve(createConsoleDemoAgent({ request: web.request, root, sandbox }));
+ * ```
+ */
+export function createConsoleDemoAgent(options: ConsoleDemoOptions): Agent {
+  const approval = new ApprovalManager(
+    { level: 'supervised', autoApprove: CONSOLE_AUTO_APPROVE },
+    backchannelApproval(options.request, { name: 'web-console' }),
+  );
+  return createAgent({
+    name: 'console-demo',
+    provider: options.provider ?? scriptedModel(consoleScript),
+    model: options.model ?? 'scripted-console',
+    instructions: 'You are a careful assistant. Use the tools; saving files needs the operator’s approval.',
+    tools: [calculator, fileRead(options.root), clock, fileWrite(options.sandbox), ...(options.extraTools ?? [])],
+    approval,
+    receipts: createReceiptGenerator(),
+  });
+}

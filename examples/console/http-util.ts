@@ -1,0 +1,108 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Sent with every response: no caching, no referrer (the URL carries the token), a strict CSP. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'cross-origin-resource-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+
+/** A request the console refuses, with its HTTP status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Checks the session token, taken from `?token=`, the `x-console-token` header or
+ * `authorization: Bearer …` (never a cookie). Missing → 401, wrong → 403.
+ *
+ * @example
+ * ```ts
+ * checkToken(req, url, token); // throws HttpError(401 | 403)
+ * ```
+ */
+export function checkToken(req: IncomingMessage, url: URL, token: string): void {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  const header = req.headers['x-console-token'];
+  const given = url.searchParams.get('token') ?? (typeof header === 'string' ? header : undefined) ?? bearer;
+  if (given === undefined || given === '') throw new HttpError(401, 'This console needs its session token.');
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new HttpError(403, 'Wrong session token.');
+}
+
+/**
+ * Refuses a state-changing request sent from another origin (the browser says so in `Origin`).
+ *
+ * @example
+ * ```ts
+ * checkOrigin(req); // throws HttpError(403) for a cross-origin POST
+ * ```
+ */
+export function checkOrigin(req: IncomingMessage): void {
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://${req.headers.host ?? ''}`) {
+    throw new HttpError(403, 'Cross-origin requests are refused.');
+  }
+}
+
+/**
+ * Reads a JSON object body of at most `limit` bytes (415 unless it is `application/json`,
+ * 413 when too large, 400 when it is not a JSON object).
+ *
+ * @example
+ * ```ts
+ * const body = await readJsonObject(req, 256 * 1024);
+ * ```
+ */
+export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    throw new HttpError(415, 'Send the body as application/json.');
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new HttpError(413, `The body is larger than ${limit} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'The body is not valid JSON.');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(400, 'The body must be a JSON object.');
+  }
+  return body as Record<string, unknown>;
+}
+
+/**
+ * Sends a JSON response with the security headers.
+ *
+ * @example
+ * ```ts
+ * sendJson(res, 404, { error: 'No such request.' });
+ * ```
+ */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}

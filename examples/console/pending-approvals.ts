@@ -1,0 +1,136 @@
+import { Observable } from 'rxjs';
+import type { ConsoleEvent, OperatorAnswer, UnansweredReason } from './wire.js';
+
+/** The request the backchannel front door hands to the console (see `ApprovalRequest`). */
+export interface ConsoleApprovalRequest {
+  readonly requestId: string;
+  readonly toolName: string;
+  readonly arguments: unknown;
+  readonly argumentsSummary: string;
+  readonly channel: string;
+}
+
+export interface PendingApprovalsOptions {
+  /** How long an operator has to answer; then the request is unanswerable. */
+  readonly timeoutMs: number;
+  /** How long a request may wait with no page connected before it is unanswerable. */
+  readonly graceMs: number;
+  /** How many pages are watching right now. */
+  readonly watchers: () => number;
+  readonly publish: (event: ConsoleEvent) => void;
+}
+
+/** Why an operator's decision was refused. */
+export type DecideResult = 'accepted' | 'unknown' | 'already-decided';
+
+/**
+ * The approval requests of the current turn that wait for an operator. The first decision
+ * wins; a timeout, a disconnect longer than the grace period or the turn's cancellation
+ * answers `null` (unanswerable, so the manager denies by policy). Every timer and listener
+ * is released when the request settles or its subscriber unsubscribes.
+ */
+export class PendingApprovals {
+  private readonly pending = new Map<string, (answer: OperatorAnswer | null, reason: UnansweredReason) => void>();
+  private readonly settled = new Set<string>();
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly options: PendingApprovalsOptions) {}
+
+  /** Ids still waiting for a decision. */
+  get ids(): string[] {
+    return [...this.pending.keys()];
+  }
+
+  /**
+   * The front door's `request`: one answer, then complete.
+   *
+   * ```
+   * request:   ^----------------|
+   * operator:  ------- yes
+   * answer:    -------(y|)
+   * ```
+   * @example
+   * ```ts
+   * backchannelApproval((req, signal) => approvals.request(req, signal));
+   * ```
+   */
+  request(req: ConsoleApprovalRequest, signal?: AbortSignal): Observable<OperatorAnswer | null> {
+    return new Observable<OperatorAnswer | null>((subscriber) => {
+      const id = req.requestId;
+      if (this.pending.has(id) || signal?.aborted) {
+        subscriber.next(null);
+        subscriber.complete();
+        return undefined;
+      }
+      const settle = (answer: OperatorAnswer | null, reason: UnansweredReason): void => {
+        if (!this.pending.delete(id)) return;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.settled.add(id);
+        if (answer === null) this.options.publish({ type: 'approval-unanswered', requestId: id, reason });
+        this.updateGrace();
+        subscriber.next(answer);
+        subscriber.complete();
+      };
+      const onAbort = (): void => settle(null, 'cancelled');
+      const timer = setTimeout(() => settle(null, 'timeout'), this.options.timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, settle);
+      this.options.publish({
+        type: 'approval-open',
+        requestId: id,
+        toolName: req.toolName,
+        argumentsSummary: req.argumentsSummary,
+        deadline: Date.now() + this.options.timeoutMs,
+      });
+      this.updateGrace();
+      return () => settle(null, 'cancelled');
+    });
+  }
+
+  /**
+   * An operator's decision from one tab: accepted only while the request is pending.
+   *
+   * @example
+   * ```ts
+   * approvals.decide('req-1', 'yes', tabId); // 'accepted' | 'unknown' | 'already-decided'
+   * ```
+   */
+  decide(requestId: string, answer: OperatorAnswer, tab: string): DecideResult {
+    const settle = this.pending.get(requestId);
+    if (!settle) return this.settled.has(requestId) ? 'already-decided' : 'unknown';
+    this.options.publish(
+      typeof answer === 'string'
+        ? { type: 'approval-answered', requestId, answer, tab }
+        : { type: 'approval-answered', requestId, answer: 'replace', replaceWith: answer.replaceWith, tab },
+    );
+    settle(answer, 'cancelled');
+    return 'accepted';
+  }
+
+  /** Call when the number of watching pages changes. */
+  updateGrace(): void {
+    const orphaned = this.pending.size > 0 && this.options.watchers() === 0;
+    if (!orphaned) {
+      clearTimeout(this.graceTimer);
+      this.graceTimer = undefined;
+    } else if (this.graceTimer === undefined) {
+      this.graceTimer = setTimeout(() => {
+        this.graceTimer = undefined;
+        this.settleAll('disconnect');
+      }, this.options.graceMs);
+    }
+  }
+
+  /** Forgets the decided ids of the previous turn (decisions are per turn). */
+  newTurn(): void {
+    this.settled.clear();
+  }
+
+  /** Answers every pending request as unanswerable. */
+  settleAll(reason: UnansweredReason): void {
+    for (const settle of [...this.pending.values()]) settle(null, reason);
+    clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+  }
+}

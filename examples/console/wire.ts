@@ -1,0 +1,66 @@
+import type { TurnEvent } from '../../src/index.js';
+import { scrubCredentials } from '../../src/index.js';
+
+/** An operator's answer to one approval request, as the backchannel front door expects it. */
+export type OperatorAnswer = 'yes' | 'no' | 'always' | { readonly replaceWith: string };
+
+/** Why a request ended without an operator's answer. */
+export type UnansweredReason = 'timeout' | 'disconnect' | 'cancelled';
+
+/** What the page is told besides the turn's own events. */
+export type ConsoleEvent =
+  | { readonly type: 'turn-start'; readonly message: string }
+  | { readonly type: 'turn-end'; readonly error?: string }
+  | {
+      readonly type: 'approval-open';
+      readonly requestId: string;
+      readonly toolName: string;
+      readonly argumentsSummary: string;
+      /** When the request times out, as epoch milliseconds. */
+      readonly deadline: number;
+    }
+  | {
+      readonly type: 'approval-answered';
+      readonly requestId: string;
+      readonly answer: 'yes' | 'no' | 'always' | 'replace';
+      readonly replaceWith?: string;
+      /** The tab that decided (the page's random tab id), so the other tabs can say so. */
+      readonly tab: string;
+    }
+  | { readonly type: 'approval-unanswered'; readonly requestId: string; readonly reason: UnansweredReason };
+
+/** A turn event as sent to the page: `done` without its history, `tool-call` arguments scrubbed. */
+export type WireEvent =
+  | Exclude<TurnEvent, { type: 'done' | 'tool-call' }>
+  | (Omit<Extract<TurnEvent, { type: 'done' }>, 'history'> & { readonly historyLength: number })
+  | (Omit<Extract<TurnEvent, { type: 'tool-call' }>, 'args'> & { readonly args: string })
+  | ConsoleEvent;
+
+/** One entry of the session log: replayed in `seq` order to every new connection. */
+export interface WireRecord {
+  readonly seq: number;
+  /** The console turn it belongs to (1-based). */
+  readonly turn: number;
+  readonly event: WireEvent;
+}
+
+/**
+ * Shapes a turn event for the page: the history of `done` stays on the server, and tool-call
+ * arguments travel as scrubbed JSON text (a rendering surface, so secrets are redacted).
+ *
+ * @example
+ * ```ts
+ * toWire({ type: 'tool-call', iteration: 0, slot: 0, id: 'c1', name: 'x', args: { token: 'abcdefgh12' } });
+ * // → { …, args: '{"token":"abcd*[REDACTED]"}' }
+ * ```
+ */
+export function toWire(event: TurnEvent | ConsoleEvent): WireEvent {
+  if (event.type === 'done') {
+    const { history, ...rest } = event;
+    return { ...rest, historyLength: history.length };
+  }
+  if (event.type === 'tool-call') {
+    return { ...event, args: scrubCredentials(JSON.stringify(event.args) ?? 'null') };
+  }
+  return event;
+}

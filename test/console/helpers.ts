@@ -1,0 +1,97 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Tool } from '../../src/index.js';
+import { scriptedModel, type ScriptedResponse } from '../../src/testing/index.js';
+import { createApprovalConsole, type ApprovalConsole, type ApprovalConsoleOptions } from '../../examples/console/approval-console.js';
+import { createConsoleDemoAgent } from '../../examples/console/demo-agent.js';
+import type { WireRecord } from '../../examples/console/wire.js';
+
+export const root = new URL('../../', import.meta.url).pathname;
+
+/** Debian's Chromium, headless, with nothing that reaches the network on its own. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+
+export interface RunningConsole {
+  readonly web: ApprovalConsole;
+  readonly url: string;
+  readonly base: string;
+  readonly sandbox: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A console on the demo agent, listening on a free loopback port. `script` replaces the demo's
+ * scripted model; `extraTools` join the demo's four tools.
+ */
+export async function startConsole(
+  options: ApprovalConsoleOptions & { script?: readonly ScriptedResponse[]; extraTools?: readonly Tool[] } = {},
+): Promise<RunningConsole> {
+  const sandbox = await mkdtemp(join(tmpdir(), 'rtl-console-test-'));
+  const web = createApprovalConsole(options);
+  const provider = options.script ? scriptedModel(options.script) : undefined;
+  web.serve(createConsoleDemoAgent({ request: web.request, root, sandbox, provider, extraTools: options.extraTools }));
+  const url = await web.listen();
+  return {
+    web,
+    url,
+    base: new URL(url).origin,
+    sandbox,
+    close: async () => {
+      await web.close();
+      await rm(sandbox, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resolves with the first record of the session (past or future) that matches. */
+export function nextRecord(web: ApprovalConsole, match: (record: WireRecord) => boolean): Promise<WireRecord> {
+  return new Promise((resolve) => {
+    let stop: (() => void) | undefined;
+    let found: WireRecord | undefined;
+    stop = web.session.watch(0, (record) => {
+      if (found || !match(record)) return;
+      found = record;
+      stop?.();
+      resolve(record);
+    }, { operator: false });
+    if (found) stop();
+  });
+}
+
+/** Opens the console in a new page and waits until its event stream is connected. */
+export async function openConsole(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(url);
+  await page.waitForSelector('#status[data-state="connected"]');
+  return page;
+}
+
+/** Sends the composer's message and waits for the first approval card to await a decision. */
+export async function sendAndAwaitApproval(page: Page, message?: string): Promise<void> {
+  if (message !== undefined) await page.fill('#message', message);
+  await page.click('#send');
+  await page.waitForSelector('[data-card="approval"][data-state="pending"]');
+}
+
+/** A POST to the console with the session token in its header. */
+export const post = (rc: RunningConsole, path: string, body: unknown, token = rc.web.token) =>
+  fetch(`${rc.base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-console-token': token },
+    body: JSON.stringify(body),
+  });

@@ -77,8 +77,12 @@ export function mcpTool(client: McpClient, info: McpToolInfo, options: McpToolsO
   });
 }
 
-/** The server's schema, frozen in place once; an object schema without `properties` gets an empty one. */
+/**
+ * The server's schema, frozen once: nested schemas are frozen in place and shared; the top level
+ * drops `$schema` (as defineTool does) and gets empty `properties` when it has none.
+ */
 function inputSchema(schema: McpToolInfo['inputSchema'] | undefined): JsonSchema {
-  if (schema && typeof schema.properties === 'object' && schema.properties !== null) return deepFreeze(schema);
-  return deepFreeze({ ...(schema ?? {}), type: 'object', properties: {} });
+  const { $schema: _ignored, ...rest }: Record<string, unknown> = schema ?? {};
+  const properties = typeof rest.properties === 'object' && rest.properties !== null ? rest.properties : {};
+  return deepFreeze({ ...rest, type: 'object', properties });
 }

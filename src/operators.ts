@@ -1,9 +1,18 @@
 // rx-tool-loop/operators: the loop's building blocks, for reactive apps that assemble their own loop.
 
 export { prepareCalls, defaultPrepSteps, toPrepared } from './prep/prepare-calls.js';
-export type { PrepStep, PrepContext } from './prep/prep-step.js';
+export { createPrepContext } from './prep/prep-step.js';
+export type { PrepStep, PrepContext, SeenCalls } from './prep/prep-step.js';
+export { buildPrepSteps } from './prep/build-prep-steps.js';
+export { beforeToolCallHooks } from './prep/before-tool-call-hooks.js';
 export { resolveTool } from './prep/resolve-tool.js';
+export { channelDefaults } from './prep/channel-defaults.js';
+export { clearApprovedMarker } from './prep/clear-approved-marker.js';
 export { validateArgs } from './prep/validate-args.js';
+export { promptLoopGuard } from './prep/prompt-loop-guard.js';
+export { approvalGate } from './prep/approval-gate.js';
+export { restoreApprovedMarker } from './prep/restore-approved-marker.js';
+export { dedupGuard } from './prep/dedup-guard.js';
 export { dispatchCalls, dispatchBatch } from './execute/dispatch-calls.js';
 export { dispatchMode } from './execute/dispatch-mode.js';
 export { executeOne } from './execute/execute-one.js';

@@ -1,5 +1,64 @@
-/** What the loop needs from an approval manager. `ApprovalManager` implements it. */
+import type { Observable } from 'rxjs';
+
+/** How much an approval policy lets run without asking. */
+export type ApprovalLevel = 'full' | 'readonly' | 'supervised';
+
+/**
+ * What policy says about a tool before anyone is asked: `approve` (runs, counts as an approval),
+ * `allow` (runs without a prompt but is not an approval: an `approved` marker stays false), or
+ * `prompt` (an operator must answer first).
+ */
+export type ApprovalVerdict = 'approve' | 'allow' | 'prompt';
+
+/** What an operator is asked to decide. */
+export interface ApprovalRequest {
+  readonly requestId: string;
+  readonly toolName: string;
+  readonly arguments: unknown;
+  /** The redacted, shortened argument summary shown to the operator. */
+  readonly argumentsSummary: string;
+  /** The channel the turn came in on. */
+  readonly channel: string;
+}
+
+/** An operator's answer; `null` means nobody could answer (policy then denies). */
+export type ApprovalAnswer = 'yes' | 'no' | 'always' | { readonly replaceWith: string } | null;
+
+/** An answer given directly, or as a Promise or Observable of one (its first value counts). */
+export type ApprovalAnswerInput = ApprovalAnswer | PromiseLike<ApprovalAnswer> | Observable<ApprovalAnswer>;
+
+/**
+ * Where prompts go: a terminal (`cliApproval`), nobody (`nonInteractiveApproval`) or a remote
+ * operator (`backchannelApproval`). `ask` may answer at once or later; unsubscribing from an
+ * Observable answer (or the aborted `signal`) means the question was withdrawn.
+ */
+export interface ApprovalFrontDoor {
+  /** The deciding channel recorded for an operator's answer: 'cli', 'backchannel', … */
+  readonly name: string;
+  ask(request: ApprovalRequest, signal: AbortSignal): ApprovalAnswerInput;
+}
+
+/** How a prompt was decided. An unanswerable prompt is `no`, decided by 'policy', not by an operator. */
+export interface ApprovalDecision {
+  readonly decision: 'yes' | 'no' | 'always' | 'replace';
+  /** The front door's name for an operator's answer; 'policy' when nobody answered. */
+  readonly decidedBy: string;
+  readonly byOperator: boolean;
+  /** For `replace`: the operator's text, already sanitized. */
+  readonly replacement?: string;
+  /** Why the prompt was unanswerable, when a front door failed. */
+  readonly error?: unknown;
+}
+
+/** What the preparation pipeline needs from an approval manager. `ApprovalManager` implements it. */
 export interface ApprovalPort {
+  /** What policy says about this tool now (the session allow-list included). */
+  verdict(toolName: string): ApprovalVerdict;
   /** Whether policy requires asking an operator before this tool runs. */
   needsPrompt(toolName: string): boolean;
+  /**
+   * Asks the front door (on subscription) and emits exactly one decision, recorded in the audit
+   * log; unsubscribing first withdraws the question and records nothing.
+   */
+  decide(request: ApprovalRequest, options?: { readonly now?: () => number }): Observable<ApprovalDecision>;
 }

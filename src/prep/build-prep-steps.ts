@@ -1,15 +1,32 @@
 import type { AgentConfig } from '../turn/create-agent.js';
-import { defaultPrepSteps } from './prepare-calls.js';
+import { approvalGate } from './approval-gate.js';
+import { beforeToolCallHooks } from './before-tool-call-hooks.js';
+import { channelDefaults } from './channel-defaults.js';
+import { clearApprovedMarker } from './clear-approved-marker.js';
+import { dedupGuard } from './dedup-guard.js';
 import type { PrepStep } from './prep-step.js';
+import { promptLoopGuard } from './prompt-loop-guard.js';
+import { resolveTool } from './resolve-tool.js';
+import { restoreApprovedMarker } from './restore-approved-marker.js';
+import { validateArgs } from './validate-args.js';
 
 /**
- * The preparation pipeline for an agent's configuration, built once per agent.
+ * The preparation pipeline for an agent's configuration, built once per agent: the steps of
+ * `defaultPrepSteps` in the same order, without those the configuration makes idle (no hooks,
+ * no approval manager, dedup disabled). Marker and channel steps stay: tools activated later
+ * (deferred MCP tools) may need them, and they cost one property read per call.
  *
  * @example
  * ```ts
  * const steps = buildPrepSteps(config);
  * ```
  */
-export function buildPrepSteps(_config: AgentConfig): readonly PrepStep[] {
-  return defaultPrepSteps;
+export function buildPrepSteps(config: AgentConfig): readonly PrepStep[] {
+  const steps: PrepStep[] = [];
+  if ((config.hooks?.beforeToolCall?.length ?? 0) > 0) steps.push(beforeToolCallHooks);
+  steps.push(resolveTool, channelDefaults, clearApprovedMarker, validateArgs);
+  if (config.approval) steps.push(promptLoopGuard, approvalGate);
+  steps.push(restoreApprovedMarker);
+  if (config.knobs?.dedupEnabled !== false) steps.push(dedupGuard);
+  return Object.freeze(steps);
 }

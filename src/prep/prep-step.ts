@@ -7,10 +7,32 @@ import type { TurnState } from '../turn/turn-state.js';
 export interface PrepContext {
   readonly resolved: ResolvedAgentExecution;
   readonly turn: TurnState;
-  /** Dedup signatures seen in this batch. */
-  readonly seen: Set<string>;
+  /** Dedup guard: calls seen in this batch, by tool name (signatures computed on a name collision). */
+  readonly seen: Map<string, SeenCalls>;
   /** Prompt-loop signatures seen in this batch. */
   readonly promptedInBatch: Set<string>;
+  /** Prompt-loop signature of each guarded slot, so the gate can mark it approved. */
+  readonly promptSignatureBySlot: Map<number, string>;
+  /** Slots the approval gate approved (an operator's yes/always, or policy); the marker restores to true only for these. */
+  readonly approved: Set<number>;
+}
+
+/** The dedup guard's memory of one tool name within a batch. */
+export interface SeenCalls {
+  readonly first: Record<string, unknown>;
+  signatures?: Set<string>;
+}
+
+/**
+ * A fresh context for one batch.
+ *
+ * @example
+ * ```ts
+ * const ctx = createPrepContext(resolved, turn);
+ * ```
+ */
+export function createPrepContext(resolved: ResolvedAgentExecution, turn: TurnState): PrepContext {
+  return { resolved, turn, seen: new Map(), promptedInBatch: new Set(), promptSignatureBySlot: new Map(), approved: new Set() };
 }
 
 /**

@@ -2,12 +2,35 @@ import { concatMap, defer, from, mergeMap, take, type Observable, type OperatorF
 import type { ParsedCall, PreparedCall } from '../turn/calls.js';
 import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
 import type { TurnState } from '../turn/turn-state.js';
-import { isImmediate, type PrepContext, type PrepStep } from './prep-step.js';
+import { approvalGate } from './approval-gate.js';
+import { beforeToolCallHooks } from './before-tool-call-hooks.js';
+import { channelDefaults } from './channel-defaults.js';
+import { clearApprovedMarker } from './clear-approved-marker.js';
+import { dedupGuard } from './dedup-guard.js';
+import { createPrepContext, isImmediate, type PrepContext, type PrepStep } from './prep-step.js';
+import { promptLoopGuard } from './prompt-loop-guard.js';
 import { resolveTool } from './resolve-tool.js';
+import { restoreApprovedMarker } from './restore-approved-marker.js';
 import { validateArgs } from './validate-args.js';
 
-/** The preparation steps, in the order BEHAVIOUR.md gives. */
-export const defaultPrepSteps: readonly PrepStep[] = [resolveTool, validateArgs];
+/**
+ * Every preparation step, in the order BEHAVIOUR.md gives: hooks (they may rename) → resolve the
+ * tool (unknown and excluded calls end here, before any prompt) → channel defaults → clear the
+ * `approved` marker → validate the arguments (invalid calls are never prompted for) → prompt-loop
+ * guard → approval gate → restore the marker → dedup guard. Each step skips itself when its
+ * feature is not configured; `buildPrepSteps` drops those steps up front.
+ */
+export const defaultPrepSteps: readonly PrepStep[] = Object.freeze([
+  beforeToolCallHooks,
+  resolveTool,
+  channelDefaults,
+  clearApprovedMarker,
+  validateArgs,
+  promptLoopGuard,
+  approvalGate,
+  restoreApprovedMarker,
+  dedupGuard,
+]);
 
 /**
  * Prepares each call in slot order, one at a time (so approval prompts are asked one at a
@@ -31,7 +54,7 @@ export function prepareCalls(
 ): OperatorFunction<ParsedCall, PreparedCall> {
   return (source) =>
     defer(() => {
-      const ctx: PrepContext = { resolved, turn, seen: new Set(), promptedInBatch: new Set() };
+      const ctx: PrepContext = createPrepContext(resolved, turn);
       return source.pipe(concatMap((call) => runSteps(steps, toPrepared(call), 0, ctx)));
     });
 }

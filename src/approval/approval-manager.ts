@@ -1,0 +1,151 @@
+import { Observable, take } from 'rxjs';
+import { ConfigurationError } from '../errors.js';
+import type { ApprovalAuditEntry } from './approval-audit.js';
+import { resolveApprovalPolicy, type ApprovalPolicy, type ResolvedApprovalPolicy } from './approval-policy.js';
+import type {
+  ApprovalDecision,
+  ApprovalFrontDoor,
+  ApprovalLevel,
+  ApprovalPort,
+  ApprovalRequest,
+  ApprovalVerdict,
+} from './approval-port.js';
+import { answerInput, isPendingAnswer } from './answer-input.js';
+import { nonInteractiveApproval } from './non-interactive-approval.js';
+import { sanitizeReplacement } from './sanitize-replacement.js';
+
+/** Options of an `ApprovalManager` beyond its policy and front door. */
+export interface ApprovalManagerOptions {
+  /** Receives each audit entry as it is recorded (to persist it elsewhere). A throw is ignored. */
+  readonly onAudit?: (entry: ApprovalAuditEntry) => void;
+  /** How many entries `auditLog` keeps, oldest dropped first. Default 1000. */
+  readonly maxAuditEntries?: number;
+}
+
+/**
+ * Decides which tool calls need an operator, asks the front door, keeps the session allow-list
+ * (filled by `always`) and the audit log of prompted decisions. One manager is one approval
+ * session: give each agent (or each user session) its own.
+ *
+ * @example
+ * ```ts
+ * const approval = new ApprovalManager({ level: 'supervised', alwaysAsk: ['shell'] }, cliApproval());
+ * const agent = createAgent({ provider, model, tools, approval });
+ * ```
+ */
+export class ApprovalManager implements ApprovalPort {
+  readonly level: ApprovalLevel;
+  readonly frontDoor: ApprovalFrontDoor;
+  readonly #policy: ResolvedApprovalPolicy;
+  readonly #allowed = new Set<string>();
+  readonly #audit: ApprovalAuditEntry[] = [];
+  readonly #onAudit?: (entry: ApprovalAuditEntry) => void;
+  readonly #maxAudit: number;
+
+  constructor(policy: ApprovalPolicy = {}, frontDoor: ApprovalFrontDoor = nonInteractiveApproval(), options: ApprovalManagerOptions = {}) {
+    if (!frontDoor || typeof frontDoor.ask !== 'function') {
+      throw new ConfigurationError('ApprovalManager needs a front door: cliApproval(), nonInteractiveApproval() or backchannelApproval(…).');
+    }
+    this.#policy = resolveApprovalPolicy(policy);
+    this.level = this.#policy.level;
+    this.frontDoor = frontDoor;
+    this.#onAudit = options.onAudit;
+    this.#maxAudit = options.maxAuditEntries !== undefined && options.maxAuditEntries >= 0 ? Math.floor(options.maxAuditEntries) : 1000;
+  }
+
+  /** Tools an operator allowed for the rest of this session with `always`. */
+  get sessionAllowList(): ReadonlySet<string> {
+    return this.#allowed;
+  }
+
+  /** Prompted decisions, oldest first (at most `maxAuditEntries`). */
+  get auditLog(): readonly ApprovalAuditEntry[] {
+    return this.#audit;
+  }
+
+  verdict(toolName: string): ApprovalVerdict {
+    return this.#policy.verdict(toolName, this.#allowed);
+  }
+
+  needsPrompt(toolName: string): boolean {
+    return this.verdict(toolName) === 'prompt';
+  }
+
+  decide(request: ApprovalRequest, options: { readonly now?: () => number } = {}): Observable<ApprovalDecision> {
+    return new Observable<ApprovalDecision>((subscriber) => {
+      const controller = new AbortController();
+      let settled = false;
+      const settle = (answer: unknown, error?: unknown): void => {
+        if (settled) return;
+        settled = true;
+        const decision = this.#toDecision(answer, error);
+        if (decision.decision === 'always') this.#allowed.add(request.toolName);
+        this.#record(request, decision, options.now ?? Date.now);
+        subscriber.next(decision);
+        subscriber.complete();
+      };
+      let input: unknown;
+      try {
+        input = this.frontDoor.ask(request, controller.signal);
+      } catch (err) {
+        settle(null, err);
+        return;
+      }
+      if (!isPendingAnswer(input)) {
+        settle(input);
+        return;
+      }
+      const sub = answerInput(input)
+        .pipe(take(1))
+        .subscribe({ next: (answer) => settle(answer), error: (err: unknown) => settle(null, err), complete: () => settle(null) });
+      return () => {
+        sub.unsubscribe();
+        if (!settled) controller.abort();
+      };
+    });
+  }
+
+  #toDecision(answer: unknown, error: unknown): ApprovalDecision {
+    const by = this.frontDoor.name;
+    if (typeof answer === 'string') {
+      const word = answer.trim().toLowerCase();
+      if (word === 'yes' || word === 'no' || word === 'always') return { decision: word, decidedBy: by, byOperator: true };
+    } else if (answer !== null && typeof answer === 'object') {
+      const text = readReplacement(answer);
+      if (text !== undefined) return { decision: 'replace', decidedBy: by, byOperator: true, replacement: sanitizeReplacement(text) };
+    }
+    return { decision: 'no', decidedBy: 'policy', byOperator: false, ...(error !== undefined ? { error } : {}) };
+  }
+
+  #record(request: ApprovalRequest, decision: ApprovalDecision, now: () => number): void {
+    const entry: ApprovalAuditEntry = Object.freeze({
+      timestamp: new Date(now()).toISOString(),
+      requestId: request.requestId,
+      toolName: request.toolName,
+      argumentsSummary: request.argumentsSummary,
+      decision: decision.decision,
+      decidedBy: decision.decidedBy,
+      byOperator: decision.byOperator,
+      channel: request.channel,
+    });
+    if (this.#maxAudit > 0) {
+      this.#audit.push(entry);
+      if (this.#audit.length > this.#maxAudit) this.#audit.splice(0, this.#audit.length - this.#maxAudit);
+    }
+    try {
+      this.#onAudit?.(entry);
+    } catch {
+      // an audit sink that throws must not change the decision
+    }
+  }
+}
+
+/** The `replaceWith` text of an answer, read once (a throwing getter counts as no answer). */
+function readReplacement(answer: object): string | undefined {
+  try {
+    const text: unknown = (answer as { replaceWith?: unknown }).replaceWith;
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,51 @@
+import { defer, of, timeout, type Observable } from 'rxjs';
+import { ConfigurationError } from '../errors.js';
+import type { ApprovalAnswer, ApprovalAnswerInput, ApprovalFrontDoor, ApprovalRequest } from './approval-port.js';
+import { answerInput, isPendingAnswer } from './answer-input.js';
+
+/** Asks a remote operator (a web page, an RPC peer). `signal` aborts when the question is withdrawn. */
+export type BackchannelRequest = (request: ApprovalRequest, signal: AbortSignal) => ApprovalAnswerInput;
+
+/** Options of `backchannelApproval`. */
+export interface BackchannelApprovalOptions {
+  /** No answer within this many ms = unanswerable (denied by policy). Default: wait until cancelled. */
+  readonly timeoutMs?: number;
+  /** The deciding channel recorded in events and the audit log. Default 'backchannel'. */
+  readonly name?: string;
+}
+
+/**
+ * The front door for a turn without a terminal whose channel can still reach an operator. The
+ * callback answers 'yes' / 'no' / 'always' / `{ replaceWith }` — directly, as a Promise or as an
+ * Observable (first value). `null`, an error, completing without a value, or the timeout make
+ * the prompt unanswerable: the call is denied by policy.
+ *
+ * ```
+ * prompt:   ^
+ * operator: ----y|            (an Observable answer)
+ * decision: ----(y|)
+ * timeout:  --|               (timeoutMs = 2 frames, instead)
+ * decision: --(n|)            decided by 'policy'
+ * ```
+ * @example
+ * ```ts
+ * const door = backchannelApproval((req, signal) => askOverWebSocket(req, signal), { timeoutMs: 60_000 });
+ * const approval = new ApprovalManager({ alwaysAsk: ['shell'] }, door);
+ * ```
+ */
+export function backchannelApproval(request: BackchannelRequest, options: BackchannelApprovalOptions = {}): ApprovalFrontDoor {
+  if (typeof request !== 'function') throw new ConfigurationError('backchannelApproval needs a request callback.');
+  const { timeoutMs } = options;
+  if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new ConfigurationError('backchannelApproval: timeoutMs must be a positive number.');
+  return Object.freeze({
+    name: options.name ?? 'backchannel',
+    ask: (req: ApprovalRequest, signal: AbortSignal): ApprovalAnswerInput => {
+      if (timeoutMs === undefined) return request(req, signal);
+      const answered: Observable<unknown> = defer((): Observable<unknown> => {
+        const answer = request(req, signal);
+        return isPendingAnswer(answer) ? answerInput(answer) : of(answer);
+      }).pipe(timeout({ first: timeoutMs, with: (): Observable<unknown> => of(null) }));
+      return answered as Observable<ApprovalAnswer>;
+    },
+  });
+}

@@ -1,0 +1,109 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { isatty, ReadStream } from 'node:tty';
+import { Observable } from 'rxjs';
+import type { ApprovalAnswer, ApprovalFrontDoor, ApprovalRequest } from './approval-port.js';
+import { escapeUnsafe } from './escape-unsafe.js';
+import { readLine } from './read-line.js';
+
+/** Where `cliApproval` asks. Both default to the terminal (`/dev/tty`), else stdin and stderr. */
+export interface CliApprovalOptions {
+  readonly input?: NodeJS.ReadableStream;
+  readonly output?: { write(text: string): unknown };
+}
+
+/**
+ * The terminal front door. Each prompt writes the tool and its argument summary, then reads one
+ * line: `y`/`yes` → yes, `a`/`always` → always, anything else (empty input too) → no; end of
+ * input or a read error → no. Without given streams it opens the controlling terminal for the
+ * question (so piped stdin stays the app's) and falls back to stdin/stderr when there is none.
+ * Nothing is read between questions, and a withdrawn question stops reading.
+ *
+ * ```
+ * prompt:   ^
+ * operator: ---"y\n"
+ * decision: ---(y|)
+ * ```
+ * @example
+ * ```ts
+ * const approval = new ApprovalManager({ alwaysAsk: ['shell'] }, cliApproval());
+ * ```
+ */
+export function cliApproval(options: CliApprovalOptions = {}): ApprovalFrontDoor {
+  return Object.freeze({
+    name: 'cli',
+    ask: (request: ApprovalRequest) =>
+      new Observable<ApprovalAnswer>((subscriber) => {
+        const terminal = options.input && options.output ? undefined : openTerminal();
+        const input = options.input ?? terminal?.input ?? process.stdin;
+        const output = options.output ?? terminal?.output ?? process.stderr;
+        try {
+          output.write(promptText(request));
+        } catch {
+          // a prompt that cannot be shown is still read: the operator may answer blind
+        }
+        const stop = readLine(input, (line) => {
+          terminal?.close();
+          subscriber.next(parseCliAnswer(line));
+          subscriber.complete();
+        });
+        return () => {
+          stop();
+          terminal?.close();
+        };
+      }),
+  });
+}
+
+/**
+ * An answer line as a decision: `y`/`yes` → yes, `a`/`always` → always, anything else → no.
+ *
+ * @example
+ * ```ts
+ * parseCliAnswer(' Yes '); // 'yes'
+ * ```
+ */
+export function parseCliAnswer(line: string | null): 'yes' | 'no' | 'always' {
+  const word = line?.trim().toLowerCase();
+  if (word === 'y' || word === 'yes') return 'yes';
+  if (word === 'a' || word === 'always') return 'always';
+  return 'no';
+}
+
+/** The question shown to the operator. */
+export function promptText(request: ApprovalRequest): string {
+  const args = request.argumentsSummary ? ` (${request.argumentsSummary})` : '';
+  return `\nApprove tool call ${escapeUnsafe(request.toolName)}${args}?\n[y]es / [n]o / [a]lways: `;
+}
+
+interface Terminal {
+  readonly input: NodeJS.ReadableStream;
+  readonly output: { write(text: string): unknown };
+  close(): void;
+}
+
+/** The controlling terminal, opened for one question; undefined when the process has none. */
+function openTerminal(): Terminal | undefined {
+  let readFd: number | undefined;
+  let writeFd: number | undefined;
+  try {
+    readFd = openSync('/dev/tty', 'r');
+    if (!isatty(readFd)) throw new Error('not a terminal');
+    writeFd = openSync('/dev/tty', 'w');
+  } catch {
+    if (readFd !== undefined) closeSync(readFd);
+    return undefined;
+  }
+  const input = new ReadStream(readFd);
+  const out = writeFd;
+  let closed = false;
+  return {
+    input,
+    output: { write: (text: string) => writeSync(out, text) },
+    close: () => {
+      if (closed) return;
+      closed = true;
+      input.destroy();
+      closeSync(out);
+    },
+  };
+}

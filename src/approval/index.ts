@@ -1,0 +1,25 @@
+// Approval: policy, audit log, argument summaries and the front doors that ask an operator.
+
+export { ApprovalManager } from './approval-manager.js';
+export type { ApprovalManagerOptions } from './approval-manager.js';
+export { DEFAULT_AUTO_APPROVE } from './approval-policy.js';
+export type { ApprovalPolicy } from './approval-policy.js';
+export type {
+  ApprovalPort,
+  ApprovalLevel,
+  ApprovalVerdict,
+  ApprovalRequest,
+  ApprovalAnswer,
+  ApprovalAnswerInput,
+  ApprovalFrontDoor,
+  ApprovalDecision,
+} from './approval-port.js';
+export type { ApprovalAuditEntry } from './approval-audit.js';
+export { cliApproval } from './cli-approval.js';
+export type { CliApprovalOptions } from './cli-approval.js';
+export { nonInteractiveApproval } from './non-interactive-approval.js';
+export { backchannelApproval } from './backchannel-approval.js';
+export type { BackchannelApprovalOptions, BackchannelRequest } from './backchannel-approval.js';
+export { summarizeArgs } from './summarize-args.js';
+export { sanitizeReplacement, MAX_REPLACEMENT_BYTES } from './sanitize-replacement.js';
+export { DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from './approval-texts.js';

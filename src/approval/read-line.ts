@@ -1,0 +1,63 @@
+/** The longest answer line read; a longer line is taken as an empty answer (no). */
+const MAX_LINE_BYTES = 4096;
+
+/**
+ * Reads one line from a stream, then pauses it and puts back whatever arrived after the line
+ * (so answers typed ahead or piped together are not lost, and nothing is read between
+ * questions). Calls `done(null)` on end of input, close or a read error. Returns a function
+ * that stops reading without calling `done`.
+ *
+ * @example
+ * ```ts
+ * const stop = readLine(process.stdin, (line) => console.log(line ?? '(eof)'));
+ * ```
+ */
+export function readLine(input: NodeJS.ReadableStream, done: (line: string | null) => void): () => void {
+  const state = input as Partial<{ readableEnded: boolean; destroyed: boolean }>;
+  if (state.readableEnded || state.destroyed) {
+    done(null);
+    return () => {};
+  }
+  let finished = false;
+  let chunks: Buffer[] = [];
+  let size = 0;
+  const stop = (): void => {
+    finished = true;
+    input.removeListener('data', onData);
+    input.removeListener('end', onEnd);
+    input.removeListener('close', onEnd);
+    input.removeListener('error', onEnd);
+    input.pause();
+  };
+  const finish = (line: string | null): void => {
+    if (finished) return;
+    stop();
+    done(line);
+  };
+  function onData(chunk: Buffer | string): void {
+    if (finished) return;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const newline = bytes.indexOf(10);
+    if (newline === -1) {
+      chunks.push(bytes);
+      size += bytes.length;
+      if (size > MAX_LINE_BYTES) finish('');
+      return;
+    }
+    const line = Buffer.concat([...chunks, bytes.subarray(0, newline)]).toString('utf8').replace(/\r$/, '');
+    chunks = [];
+    const rest = bytes.subarray(newline + 1);
+    stop();
+    if (rest.length > 0) input.unshift(typeof chunk === 'string' ? rest.toString('utf8') : rest);
+    done(line);
+  }
+  function onEnd(): void {
+    finish(null);
+  }
+  input.on('data', onData);
+  input.once('end', onEnd);
+  input.once('close', onEnd);
+  input.once('error', onEnd);
+  input.resume();
+  return stop;
+}

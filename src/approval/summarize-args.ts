@@ -1,0 +1,60 @@
+import { scrubCredentials } from '../results/scrub.js';
+import { escapeUnsafe } from './escape-unsafe.js';
+
+/** Longest string value kept in a summary, in characters; longer ones end with `…`. */
+export const SUMMARY_VALUE_CHARS = 80;
+
+const SECRET_KEY = /secret|password|passwd|token|apikey|auth|bearer|privatekey|credential/;
+
+/** Whether a key names a secret (`api_key`, `apiKey`, `Authorization`, `private-key`, …). */
+export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.toLowerCase().replace(/[-_\s]/g, ''));
+
+/**
+ * The argument summary an operator sees and the audit log keeps: `path` first, then
+ * `key: value` joined by `, `; strings cut at 80 characters plus `…`; values of secret-like keys
+ * (at any depth) shown as `[redacted]`; control characters escaped; token shapes scrubbed.
+ * `omit` leaves out keys the runtime owns (the `approved` marker).
+ *
+ * @example
+ * ```ts
+ * summarizeArgs({ token: 'abc', path: '/etc/hosts' }); // 'path: /etc/hosts, token: [redacted]'
+ * ```
+ */
+export function summarizeArgs(args: unknown, omit?: string): string {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return scrubCredentials(render(args));
+  const parts: string[] = [];
+  const record = args as Record<string, unknown>;
+  if (Object.hasOwn(record, 'path') && omit !== 'path') parts.push(entry('path', record.path));
+  for (const key of Object.keys(record)) {
+    if (key === 'path' || key === omit) continue;
+    parts.push(entry(key, record[key]));
+  }
+  return scrubCredentials(parts.join(', '));
+}
+
+function entry(key: string, value: unknown): string {
+  return `${escapeUnsafe(cut(key))}: ${isSecretKey(key) ? '[redacted]' : render(value)}`;
+}
+
+function render(value: unknown): string {
+  if (typeof value === 'string') return escapeUnsafe(cut(value));
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value, redactSecrets);
+  } catch {
+    json = undefined;
+  }
+  return escapeUnsafe(cut(json ?? String(value)));
+}
+
+function redactSecrets(this: unknown, key: string, value: unknown): unknown {
+  return key !== '' && !Array.isArray(this) && isSecretKey(key) ? '[redacted]' : value;
+}
+
+function cut(text: string): string {
+  if (text.length <= SUMMARY_VALUE_CHARS) return text;
+  let end = SUMMARY_VALUE_CHARS;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1; // never split a surrogate pair
+  return `${text.slice(0, end)}…`;
+}

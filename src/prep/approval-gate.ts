@@ -1,0 +1,85 @@
+import { defer, map, type Observable } from 'rxjs';
+import { DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from '../approval/approval-texts.js';
+import type { ApprovalDecision, ApprovalPort } from '../approval/approval-port.js';
+import { summarizeArgs } from '../approval/summarize-args.js';
+import { texts, type PreparedCall } from '../turn/calls.js';
+import type { PrepContext, PrepStep } from './prep-step.js';
+import { APPROVED } from './with-approved-marker.js';
+
+/**
+ * Asks the agent's approval manager about a resolved, valid call. Policy may approve it, let it
+ * run unapproved (`readonly`), or require a prompt: then an `approval-request` event goes out,
+ * the front door is asked, and an `approval-decision` event follows. Yes/always → the call runs
+ * (approved); no → `denied` (`Denied by user.`); a replacement → `replaced` (`success: true`, the
+ * operator's sanitized text); nobody answered → `denied` by policy. A prompted call is marked
+ * `prompted` (its batch runs sequentially). Withdrawn by the turn's signal, the prompt records
+ * no decision. No approval manager = no gate.
+ *
+ * ```
+ * calls:    a-------         a needs a prompt
+ * operator: ---y|
+ * result:   ---a             a approved, prompted
+ * ```
+ * @example
+ * ```ts
+ * from(calls).pipe(prepareCalls(resolved, turn, [resolveTool, validateArgs, approvalGate]));
+ * ```
+ */
+export const approvalGate: PrepStep = (call, ctx) => {
+  const approval = ctx.resolved.approval;
+  const tool = call.tool;
+  if (!approval || !tool || call.filled) return call;
+  const verdict = approval.verdict(tool.name);
+  if (verdict === 'approve') {
+    ctx.approved.add(call.slot);
+    return call;
+  }
+  if (verdict === 'allow') return call;
+  return prompt(approval, { ...call, prompted: true }, ctx);
+};
+
+function prompt(approval: ApprovalPort, call: PreparedCall, ctx: PrepContext): Observable<PreparedCall> {
+  const { resolved, turn } = ctx;
+  const toolName = call.tool!.name;
+  return defer(() => {
+    const requestId = resolved.ids();
+    const argumentsSummary = summarizeArgs(call.args, call.tool!.approvalMarker ? APPROVED : undefined);
+    turn.emit({ type: 'approval-request', requestId, toolName, argumentsSummary });
+    const request = { requestId, toolName, arguments: call.args, argumentsSummary, channel: turn.ingress.channel };
+    return approval.decide(request, { now: () => resolved.clock.now() }).pipe(
+      map((decision) => {
+        turn.emit({
+          type: 'approval-decision',
+          requestId,
+          toolName,
+          decision: decision.decision,
+          decidedBy: decision.decidedBy,
+          byOperator: decision.byOperator,
+        });
+        if (decision.error !== undefined) {
+          resolved.logger.warn({ err: decision.error, tool: toolName, requestId }, 'approval front door failed; denied by policy');
+        }
+        return settle(call, decision, ctx);
+      }),
+    );
+  });
+}
+
+function settle(call: PreparedCall, decision: ApprovalDecision, ctx: PrepContext): PreparedCall {
+  switch (decision.decision) {
+    case 'yes':
+    case 'always': {
+      ctx.approved.add(call.slot);
+      const signature = ctx.promptSignatureBySlot.get(call.slot);
+      if (signature !== undefined) ctx.turn.promptSignatures.set(signature, { iteration: ctx.turn.iteration, approved: true });
+      return call;
+    }
+    case 'replace':
+      return { ...call, filled: { outcome: 'replaced', output: decision.replacement || texts.noOutput, success: true } };
+    default:
+      return {
+        ...call,
+        filled: { outcome: 'denied', output: decision.byOperator ? DENIED_BY_USER_TEXT : POLICY_DENIAL_TEXT, success: false },
+      };
+  }
+}

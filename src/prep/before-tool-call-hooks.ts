@@ -1,0 +1,107 @@
+import { catchError, defaultIfEmpty, from, isObservable, mergeMap, type Observable, type ObservableInput, of, take } from 'rxjs';
+import type { PreparedCall } from '../turn/calls.js';
+import type { BeforeToolCallHook, HookCall } from './hooks.js';
+import type { PrepContext, PrepStep } from './prep-step.js';
+import { prepTexts } from './prep-texts.js';
+
+/**
+ * Runs the agent's `beforeToolCall` hooks in order. Each may keep the call (return nothing),
+ * rewrite its name and/or arguments, or cancel it (`{ cancel: reason }` → `hook-cancelled`,
+ * `Cancelled by hook: {reason}`, later hooks skipped). A hook that throws, rejects, errors or
+ * returns something else is logged and ignored. Synchronous hooks cost no subscription; a hook
+ * that answers later holds the call (and the calls behind it) until it does.
+ *
+ * ```
+ * call:   a----            hook 1 (sync): rename; hook 2 (async): ---k|
+ * result: ---a'            a' renamed, kept by hook 2
+ * ```
+ * @example
+ * ```ts
+ * const agent = createAgent({ provider, model, tools, hooks: { beforeToolCall: [(call) =>
+ *   call.name === 'rm' ? { cancel: 'deleting is disabled' } : undefined] } });
+ * ```
+ */
+export const beforeToolCallHooks: PrepStep = (call, ctx) => {
+  const hooks = ctx.resolved.hooks.beforeToolCall;
+  return hooks && hooks.length > 0 ? runHooks(hooks, 0, call, ctx) : call;
+};
+
+function runHooks(hooks: readonly BeforeToolCallHook[], start: number, call: PreparedCall, ctx: PrepContext): PreparedCall | Observable<PreparedCall> {
+  let current = call;
+  for (let i = start; i < hooks.length; i++) {
+    let returned: unknown;
+    try {
+      returned = hooks[i](hookCall(current, ctx));
+    } catch (err) {
+      ignored(ctx, current, i, err);
+      continue;
+    }
+    if (isAsync(returned)) {
+      const index = i;
+      const at = current;
+      return from(returned as ObservableInput<unknown>).pipe(
+        take(1),
+        defaultIfEmpty(undefined),
+        catchError((err: unknown) => {
+          ignored(ctx, at, index, err);
+          return of(undefined);
+        }),
+        mergeMap((decision) => {
+          const next = applyDecision(at, decision, ctx, index);
+          if (next.filled) return of(next);
+          const rest = runHooks(hooks, index + 1, next, ctx);
+          return isObservable(rest) ? rest : of(rest);
+        }),
+      );
+    }
+    current = applyDecision(current, returned, ctx, i);
+    if (current.filled) return current;
+  }
+  return current;
+}
+
+function hookCall(call: PreparedCall, { turn }: PrepContext): HookCall {
+  return { name: call.name, args: call.args, id: call.id, slot: call.slot, iteration: turn.iteration, ingress: turn.ingress };
+}
+
+function isAsync(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  return (
+    isObservable(value) ||
+    typeof (value as PromiseLike<unknown>).then === 'function' ||
+    Array.isArray(value) ||
+    typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function' ||
+    typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function'
+  );
+}
+
+function applyDecision(call: PreparedCall, decision: unknown, ctx: PrepContext, index: number): PreparedCall {
+  if (decision === undefined || decision === null) return call;
+  if (typeof decision !== 'object') return invalid(ctx, call, index);
+  const d = decision as { cancel?: unknown; name?: unknown; args?: unknown };
+  if ('cancel' in d) {
+    const reason = typeof d.cancel === 'string' ? d.cancel : String(d.cancel);
+    return { ...call, filled: { outcome: 'hook-cancelled', output: prepTexts.hookCancelled(reason), success: false } };
+  }
+  const name = d.name;
+  const args = d.args;
+  if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) return invalid(ctx, call, index);
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return invalid(ctx, call, index);
+  if (name === undefined && args === undefined) return call;
+  const rewritten = { ...call, name: (name as string | undefined) ?? call.name, args: (args as Record<string, unknown> | undefined) ?? call.args };
+  if (rewritten.name !== call.name) delete (rewritten as { tool?: unknown }).tool; // resolved again by name
+  return rewritten;
+}
+
+function invalid(ctx: PrepContext, call: PreparedCall, index: number): PreparedCall {
+  ignored(ctx, call, index, new TypeError('beforeToolCall hook returned neither nothing, { name?, args? } nor { cancel }'));
+  return call;
+}
+
+function ignored(ctx: PrepContext, call: PreparedCall, hook: number, err: unknown): void {
+  try {
+    ctx.resolved.logger.warn({ err, tool: call.name, toolCallId: call.id, hook }, 'beforeToolCall hook failed; ignored');
+  } catch {
+    // a logger that throws must not fail the turn
+  }
+}

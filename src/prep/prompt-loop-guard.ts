@@ -1,0 +1,40 @@
+import { LoopAbortedError } from '../errors.js';
+import { callSignature } from './call-signature.js';
+import type { PrepStep } from './prep-step.js';
+import { prepTexts } from './prep-texts.js';
+
+/**
+ * For a call that needs a prompt and whose tool is an `approvalMarker` tool, remembers its
+ * signature (name lowercased + arguments with sorted keys, the marker already cleared). A repeat
+ * in the same iteration is `deduplicated` without a second prompt; a repeat in a later iteration
+ * of a call that was not approved (denied, replaced, unanswered) aborts the turn with
+ * `LoopAbortedError`. Unknown, excluded and invalid calls never reach it.
+ *
+ * ```
+ * iteration 1: --s--         s prompted, denied
+ * iteration 2: --s--#        the same call again: LoopAbortedError
+ * ```
+ * @example
+ * ```ts
+ * promptLoopGuard(call, ctx); // throws LoopAbortedError for a repeated unapproved call
+ * ```
+ */
+export const promptLoopGuard: PrepStep = (call, ctx) => {
+  const { resolved, turn } = ctx;
+  const tool = call.tool;
+  if (!resolved.approval || !tool || !tool.approvalMarker || call.filled) return call;
+  if (resolved.approval.verdict(tool.name) !== 'prompt') return call;
+  const signature = callSignature(tool.name.toLowerCase(), call.args);
+  if (signature === undefined) return call;
+  if (ctx.promptedInBatch.has(signature)) {
+    return { ...call, filled: { outcome: 'deduplicated', output: prepTexts.duplicate(tool.name), success: false } };
+  }
+  const earlier = turn.promptSignatures.get(signature);
+  if (earlier !== undefined && earlier.iteration < turn.iteration && !earlier.approved) {
+    throw new LoopAbortedError(tool.name, prepTexts.promptLoop(tool.name), turn.history);
+  }
+  ctx.promptedInBatch.add(signature);
+  ctx.promptSignatureBySlot.set(call.slot, signature);
+  turn.promptSignatures.set(signature, { iteration: turn.iteration, approved: false });
+  return call;
+};

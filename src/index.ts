@@ -41,6 +41,7 @@ export type {
   ParsedToolCall,
   TextToolProtocol,
 } from './provider/provider.js';
+export * from './provider/index.js';
 
 // --- preparation and approval
 export type { AgentHooks, BeforeToolCallHook, AfterToolCallHook, BeforeToolCallDecision, HookCall } from './prep/hooks.js';

@@ -1,0 +1,9 @@
+// Providers: OpenAI Chat Completions (native tools, streaming) and the text tool protocol.
+
+export { openAIChatProvider } from './openai-chat-provider.js';
+export type { OpenAIChatProviderOptions } from './openai-chat-provider.js';
+export { textProtocolProvider } from './text-protocol/text-protocol-provider.js';
+export type { TextProtocolProviderOptions } from './text-protocol/text-protocol-provider.js';
+export { textToolProtocol } from './text-protocol/text-tool-protocol.js';
+export type { TextProtocolOptions } from './text-protocol/text-tool-protocol.js';
+export { parseTextToolCalls } from './text-protocol/parse-text-tool-calls.js';

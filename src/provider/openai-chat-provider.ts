@@ -1,0 +1,156 @@
+import type OpenAI from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import { Observable, type Subscriber } from 'rxjs';
+import { ProviderError } from '../errors.js';
+import type { OpenAIToolSpec, ToolSpec } from '../tool/tool.js';
+import { toProviderError, truncatedStreamError } from './openai-error.js';
+import type { ModelProvider, ProviderEvent, ProviderRequest } from './provider.js';
+import { ToolCallAssembler } from './tool-call-assembler.js';
+
+/** Options of `openAIChatProvider`. */
+export interface OpenAIChatProviderOptions {
+  /** The provider's name in errors and telemetry. Default `'openai-chat'`. */
+  readonly name?: string;
+  /** Stream the response (default `true`). `false` sends one non-streaming request. */
+  readonly stream?: boolean;
+  /** Ask for a final usage chunk (`stream_options.include_usage`). Default `true`. */
+  readonly includeUsage?: boolean;
+  /** Extra body parameters sent with every request (e.g. `max_tokens`, `parallel_tool_calls`). */
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A native-tool provider over the OpenAI Chat Completions API, for OpenAI and any compatible
+ * server (Ollama, vLLM, LM Studio, …). Streams by default: text deltas go out as they arrive,
+ * tool-call fragments are assembled by index and emitted as complete calls when the stream ends,
+ * followed by usage and the finish reason. The signal (and unsubscribing) aborts the HTTP request.
+ * Failures — HTTP errors after the client's own retries, a connection lost mid-stream, a malformed
+ * stream event, a stream cut before its `finish_reason` — error with a `ProviderError`
+ * (`status` set for HTTP errors).
+ *
+ * ```
+ * server:  -c1-c2-c3-[DONE]|          (chunks: text, tool fragments, finish, usage)
+ * events:  -t--t-----(c u f|)         (text-delta…, then tool-call…, usage, finish)
+ * ```
+ * @example
+ * ```ts
+ * import OpenAI from 'openai';
+ * const provider = openAIChatProvider(new OpenAI({ baseURL: 'http://localhost:11434/v1', apiKey: 'ollama' }));
+ * const agent = createAgent({ provider, model: 'qwen3:8b', tools: [calculator] });
+ * ```
+ * @param client a configured `openai` client (its `maxRetries` and `timeout` apply).
+ * @return a `ModelProvider` with `nativeTools: true`.
+ */
+export function openAIChatProvider(client: OpenAI, opts: OpenAIChatProviderOptions = {}): ModelProvider {
+  const name = opts.name ?? 'openai-chat';
+  const streaming = opts.stream ?? true;
+  const includeUsage = opts.includeUsage ?? true;
+  const wrapped = new WeakMap<ToolSpec, OpenAIToolSpec>();
+  const toolOf = (spec: ToolSpec): OpenAIToolSpec => {
+    let tool = wrapped.get(spec);
+    if (tool === undefined) {
+      tool = Object.freeze({ type: 'function' as const, function: spec });
+      wrapped.set(spec, tool);
+    }
+    return tool;
+  };
+
+  const body = (req: ProviderRequest) => ({
+    ...opts.params,
+    model: req.model,
+    messages: req.messages as unknown as ChatCompletionMessageParam[],
+    ...(req.tools && req.tools.length > 0 ? { tools: req.tools.map(toolOf) as unknown as ChatCompletionTool[] } : {}),
+    ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+  });
+
+  async function streamInto(req: ProviderRequest, controller: AbortController, subscriber: Subscriber<ProviderEvent>): Promise<void> {
+    const params: ChatCompletionCreateParamsStreaming = {
+      ...body(req),
+      stream: true,
+      ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
+    };
+    let stream: AsyncIterable<ChatCompletionChunk>;
+    try {
+      stream = await client.chat.completions.create(params, { signal: controller.signal });
+    } catch (err) {
+      return fail(subscriber, err, 'request');
+    }
+    const calls = new ToolCallAssembler();
+    let finishReason: string | undefined;
+    let usage: ChatCompletionChunk['usage'];
+    try {
+      for await (const chunk of stream) {
+        if (subscriber.closed) break;
+        if (chunk.usage) usage = chunk.usage;
+        const choice = chunk.choices?.[0];
+        if (choice === undefined) continue;
+        const delta = choice.delta;
+        if (delta?.content) subscriber.next({ type: 'text-delta', text: delta.content });
+        if (delta?.refusal) subscriber.next({ type: 'text-delta', text: delta.refusal });
+        if (delta?.tool_calls) for (const part of delta.tool_calls) calls.push(part);
+        if (choice.finish_reason) finishReason = choice.finish_reason;
+      }
+    } catch (err) {
+      return fail(subscriber, err, 'stream');
+    }
+    if (subscriber.closed) return;
+    if (controller.signal.aborted) return subscriber.error(new ProviderError(`Provider '${name}' failed: the request was cancelled.`));
+    if (finishReason === undefined) return subscriber.error(truncatedStreamError(name));
+    for (const call of calls.complete()) subscriber.next({ type: 'tool-call', ...call });
+    finishWith(subscriber, usage, finishReason);
+  }
+
+  async function requestInto(req: ProviderRequest, controller: AbortController, subscriber: Subscriber<ProviderEvent>): Promise<void> {
+    const params: ChatCompletionCreateParamsNonStreaming = { ...body(req), stream: false };
+    let completion: ChatCompletion;
+    try {
+      completion = await client.chat.completions.create(params, { signal: controller.signal });
+    } catch (err) {
+      return fail(subscriber, err, 'request');
+    }
+    if (subscriber.closed) return;
+    const choice = completion.choices?.[0];
+    const message = choice?.message;
+    if (message?.content) subscriber.next({ type: 'text-delta', text: message.content });
+    if (message?.refusal) subscriber.next({ type: 'text-delta', text: message.refusal });
+    for (const call of message?.tool_calls ?? []) {
+      if (call.type !== 'function') continue;
+      subscriber.next({ type: 'tool-call', id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' });
+    }
+    finishWith(subscriber, completion.usage, choice?.finish_reason ?? undefined);
+  }
+
+  function fail(subscriber: Subscriber<ProviderEvent>, err: unknown, phase: 'request' | 'stream'): void {
+    if (!subscriber.closed) subscriber.error(toProviderError(name, client, err, phase));
+  }
+
+  return {
+    name,
+    nativeTools: true,
+    request: (req, signal) =>
+      new Observable<ProviderEvent>((subscriber) => {
+        const controller = new AbortController();
+        const onAbort = (): void => controller.abort(signal.reason);
+        if (signal.aborted) controller.abort(signal.reason);
+        else signal.addEventListener('abort', onAbort, { once: true });
+        void (streaming ? streamInto : requestInto)(req, controller, subscriber).catch((err: unknown) => fail(subscriber, err, 'stream'));
+        return () => {
+          signal.removeEventListener('abort', onAbort);
+          controller.abort();
+        };
+      }),
+  };
+}
+
+function finishWith(subscriber: Subscriber<ProviderEvent>, usage: ChatCompletionChunk['usage'] | undefined, reason: string | undefined): void {
+  if (usage) subscriber.next({ type: 'usage', inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 });
+  subscriber.next(reason === undefined ? { type: 'finish' } : { type: 'finish', reason });
+  subscriber.complete();
+}

@@ -1,0 +1,79 @@
+import { ProviderError } from '../errors.js';
+
+/** The error classes an `openai` client exposes as statics (`OpenAI.APIError`, …). */
+interface OpenAIErrorClasses {
+  readonly APIUserAbortError?: abstract new (...args: never[]) => Error;
+  readonly APIConnectionTimeoutError?: abstract new (...args: never[]) => Error;
+  readonly APIConnectionError?: abstract new (...args: never[]) => Error;
+}
+
+/** Where a failure happened: before the response started, or while its stream was read. */
+export type FailurePhase = 'request' | 'stream';
+
+/**
+ * Turns whatever the `openai` client threw into a `ProviderError` with a clear message and the
+ * HTTP status when there is one. `client` is used only to recognise its error classes.
+ *
+ * @example
+ * ```ts
+ * catch (err) { subscriber.error(toProviderError('openai-chat', client, err, 'stream')); }
+ * ```
+ */
+export function toProviderError(provider: string, client: object, err: unknown, phase: FailurePhase): ProviderError {
+  if (err instanceof ProviderError) return err;
+  const prefix = `Provider '${provider}' failed`;
+  const status = statusOf(err);
+  const classes = (client as { constructor?: OpenAIErrorClasses }).constructor ?? {};
+  if (status !== undefined) {
+    return new ProviderError(`${prefix} (HTTP ${status}): ${serverMessage(err, status)}`, { status, cause: err });
+  }
+  if (isA(err, classes.APIUserAbortError)) return new ProviderError(`${prefix}: the request was cancelled.`, { cause: err });
+  if (isA(err, classes.APIConnectionTimeoutError)) return new ProviderError(`${prefix}: the request timed out.`, { cause: err });
+  if (isA(err, classes.APIConnectionError)) {
+    return new ProviderError(`${prefix}: could not reach the server (${describe(err)}).`, { cause: err });
+  }
+  if (err instanceof SyntaxError) {
+    return new ProviderError(`${prefix}: the server sent a malformed stream event (${err.message}).`, { cause: err });
+  }
+  if (phase === 'stream') {
+    const reported = reportedError(err);
+    if (reported !== undefined) return new ProviderError(`${prefix}: the server reported an error mid-stream: ${reported}`, { cause: err });
+    return new ProviderError(`${prefix}: the connection was lost mid-stream (${describe(err)}).`, { cause: err });
+  }
+  return new ProviderError(`${prefix}: ${describe(err)}`, { cause: err });
+}
+
+/** The response of a stream that ended before the model finished (no `finish_reason`). */
+export const truncatedStreamError = (provider: string): ProviderError =>
+  new ProviderError(`Provider '${provider}' failed: the stream ended before the response was complete (no finish_reason).`);
+
+const isA = (err: unknown, cls: (abstract new (...args: never[]) => Error) | undefined): boolean =>
+  typeof cls === 'function' && err instanceof cls;
+
+function statusOf(err: unknown): number | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 100 ? status : undefined;
+}
+
+/** The message the server put in its error body, or the client's text without the leading status. */
+function serverMessage(err: unknown, status: number): string {
+  const body = (err as { error?: { message?: unknown } } | null)?.error;
+  if (typeof body?.message === 'string' && body.message.length > 0) return body.message;
+  const text = describe(err);
+  return text.startsWith(`${status} `) ? text.slice(String(status).length + 1) : text;
+}
+
+/** An error object the server sent inside the stream (`data: {"error": …}`), when that is what this is. */
+function reportedError(err: unknown): string | undefined {
+  const body = (err as { error?: unknown } | null)?.error;
+  if (body === undefined || body === null) return undefined;
+  const message = (body as { message?: unknown }).message;
+  return typeof message === 'string' ? message : JSON.stringify(body);
+}
+
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as { cause?: unknown }).cause;
+  const causeText = cause instanceof Error && cause.message && cause.message !== err.message ? `: ${cause.message}` : '';
+  return `${err.message}${causeText}`;
+}

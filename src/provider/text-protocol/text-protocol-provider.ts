@@ -1,0 +1,43 @@
+import type { ModelProvider, ProviderRequest } from '../provider.js';
+import { toTextMessages } from './to-text-messages.js';
+import { textToolProtocol, type TextProtocolOptions } from './text-tool-protocol.js';
+
+/** Options of `textProtocolProvider`. */
+export interface TextProtocolProviderOptions extends TextProtocolOptions {
+  /** The provider's name. Default: the inner provider's name. */
+  readonly name?: string;
+}
+
+/**
+ * Wraps a model that has no native tool calling so it calls tools in text: the loop adds the
+ * protocol section (how to write `<tool_call>` blocks, and each tool with its schema) as a system
+ * message and parses the calls out of the response text. Requests reach the inner provider
+ * without `tools`, and any native tool history is rewritten as text. Text deltas pass through
+ * unchanged. With `strict: true` there is no protocol section and no text is parsed as a call.
+ *
+ * ```
+ * inner:   -t--t--f|
+ * wrapped: -t--t--f|     (events unchanged; calls are parsed from the assembled text)
+ * ```
+ * @example
+ * ```ts
+ * const provider = textProtocolProvider(openAIChatProvider(new OpenAI({ baseURL, apiKey })));
+ * const agent = createAgent({ provider, model: 'llama3.2:1b', tools: [weather] });
+ * ```
+ * @return a `ModelProvider` with `nativeTools: false` and a `textProtocol`.
+ */
+export function textProtocolProvider(inner: ModelProvider, options: TextProtocolProviderOptions = {}): ModelProvider {
+  return Object.freeze({
+    name: options.name ?? inner.name,
+    nativeTools: false,
+    textProtocol: textToolProtocol(options),
+    request: (req: ProviderRequest, signal: AbortSignal) => inner.request(textRequest(req), signal),
+  });
+}
+
+function textRequest(req: ProviderRequest): ProviderRequest {
+  const messages = toTextMessages(req.messages);
+  if (req.tools === undefined && messages === req.messages) return req;
+  const { tools: _dropped, ...rest } = req;
+  return { ...rest, messages };
+}

@@ -1,0 +1,41 @@
+import type { ToolSpec } from '../../tool/tool.js';
+import type { TextToolProtocol } from '../provider.js';
+import { describeTool, protocolInstructions } from './protocol-instructions.js';
+import { scanTextToolCalls } from './parse-text-tool-calls.js';
+
+/** Options of the text tool protocol. */
+export interface TextProtocolOptions {
+  /** Strict parsing: no protocol section in the prompt, and no calls parsed from text. Default false. */
+  readonly strict?: boolean;
+}
+
+/**
+ * The text tool protocol: the system-prompt section that explains `<tool_call>` blocks and lists
+ * the tools (each tool's entry rendered once per spec and reused), and the parser for responses.
+ *
+ * @example
+ * ```ts
+ * const protocol = textToolProtocol();
+ * protocol.instructions([weather.spec]);
+ * protocol.parse('<tool_call>{"name": "weather", "arguments": {"city": "Oslo"}}</tool_call>', ['weather']);
+ * ```
+ */
+export function textToolProtocol(options: TextProtocolOptions = {}): TextToolProtocol {
+  const entries = new WeakMap<ToolSpec, string>();
+  const describe = (spec: ToolSpec): string => {
+    let entry = entries.get(spec);
+    if (entry === undefined) {
+      entry = describeTool(spec);
+      entries.set(spec, entry);
+    }
+    return entry;
+  };
+  return Object.freeze({
+    strict: options.strict ?? false,
+    instructions: (specs: readonly ToolSpec[]) => protocolInstructions(specs, describe),
+    parse: (text: string, knownTools: readonly string[]) => {
+      const { calls, malformed } = scanTextToolCalls(text, knownTools);
+      return { calls, malformed };
+    },
+  });
+}

@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import OpenAI from 'openai';
+import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
+import { openAIChatProvider, type ToolSpec } from '../../src/index.js';
+import { eventOffset, replySse, startOpenAIServer, type OpenAIServer, type ServerStep } from '../fixtures/openai-server.js';
+import { clientFor, eventsOf, summary, userRequest } from './helpers.js';
+import { recordedCalls, recordedSse, recordedText } from './recorded-stream.js';
+
+let server: OpenAIServer | undefined;
+const serve = async (script: readonly ServerStep[] | ((body: any, n: number) => ServerStep)) => (server = await startOpenAIServer(script));
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const weather: ToolSpec = Object.freeze({
+  name: 'weather',
+  description: 'Current weather for a city',
+  parameters: Object.freeze({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }),
+});
+
+const expectedRecording = {
+  text: recordedText,
+  rest: [...recordedCalls, { type: 'usage', inputTokens: 81, outputTokens: 37 }, { type: 'finish', reason: 'tool_calls' }],
+};
+
+describe('Provider request: Chat Completions with stream, usage and shared specs', () => {
+  it('sends the model, the messages, the tools as function entries, stream and include_usage', async () => {
+    const s = await serve([{ kind: 'reply', text: 'ok' }]);
+    await eventsOf(openAIChatProvider(clientFor(s)), userRequest({ tools: [weather], temperature: 0.2 }));
+    expect(s.requests[0].url).toBe('/v1/chat/completions');
+    expect(s.requests[0].body).toEqual({
+      model: 'fixture-model',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [{ type: 'function', function: weather }],
+      temperature: 0.2,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+
+  it('offers no tools key when the request has no tools, and merges extra params', async () => {
+    const s = await serve([{ kind: 'reply', text: 'ok' }]);
+    await eventsOf(openAIChatProvider(clientFor(s), { params: { max_tokens: 50 }, includeUsage: false }));
+    expect(s.requests[0].body).toEqual({ model: 'fixture-model', messages: [{ role: 'user', content: 'hi' }], max_tokens: 50, stream: true });
+  });
+
+  it('wraps each spec once and passes the spec object itself, never a copy', async () => {
+    const seen: any[] = [];
+    const fake = {
+      chat: { completions: { create: async (params: any) => (seen.push(params), { choices: [{ index: 0, message: { content: 'x' }, finish_reason: 'stop' }] }) } },
+    } as unknown as OpenAI;
+    const provider = openAIChatProvider(fake, { stream: false });
+    await eventsOf(provider, userRequest({ tools: [weather] }));
+    await eventsOf(provider, userRequest({ tools: [weather] }));
+    expect(seen[0].tools[0].function).toBe(weather);
+    expect(seen[1].tools[0]).toBe(seen[0].tools[0]);
+    expect(Object.isFrozen(seen[0].tools[0])).toBe(true);
+  });
+});
+
+describe('Streaming: text deltas as they arrive, tool calls assembled by index', () => {
+  it('emits a text delta before the stream has ended', async () => {
+    const step = { kind: 'reply', text: ['first ', 'second'] } as const;
+    const s = await serve([{ ...step, stallAfterBytes: eventOffset(replySse(step), 'second') }]);
+    const controller = new AbortController();
+    const first = await firstValueFrom(openAIChatProvider(clientFor(s)).request(userRequest(), controller.signal));
+    expect(first).toEqual({ type: 'text-delta', text: 'first ' });
+    expect(s.requests[0].closedByClient).toBe(false);
+    controller.abort();
+    await s.clientClosed(0);
+  });
+
+  it('assembles fragments by index into complete calls, then reports usage and the finish reason', async () => {
+    const s = await serve([{ kind: 'raw', sse: recordedSse }]);
+    expect(summary(await eventsOf(openAIChatProvider(clientFor(s))))).toEqual(expectedRecording);
+  });
+
+  it('a recorded stream written one byte at a time assembles the same calls', async () => {
+    const s = await serve([{ kind: 'raw', sse: recordedSse, split: 'bytes' }]);
+    expect(summary(await eventsOf(openAIChatProvider(clientFor(s))))).toEqual(expectedRecording);
+  });
+
+  it('a recorded stream split at every byte boundary assembles the same calls', async () => {
+    // The real client reads a body cut into two chunks at each boundary in turn (through its
+    // `fetch` option, so the chunks reach its SSE decoder exactly as cut, unlike over TCP).
+    const bytes = new TextEncoder().encode(recordedSse);
+    let boundary = 0;
+    const cut: typeof fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(bytes.slice(0, boundary));
+            controller.enqueue(bytes.slice(boundary));
+            controller.close();
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'text/event-stream' } },
+      );
+    const provider = openAIChatProvider(new OpenAI({ apiKey: 'k', baseURL: 'http://fixture.invalid/v1', fetch: cut, maxRetries: 0 }));
+    const mismatches: number[] = [];
+    for (boundary = 1; boundary < bytes.length; boundary++) {
+      const got = summary(await eventsOf(provider));
+      if (JSON.stringify(got) !== JSON.stringify(expectedRecording)) mismatches.push(boundary);
+    }
+    expect(bytes.length).toBeGreaterThan(3000);
+    expect(mismatches).toEqual([]);
+  }, 60_000);
+
+  it('reports a finish reason other than tool_calls as it came', async () => {
+    const s = await serve([{ kind: 'reply', text: 'cut', finishReason: 'length' }]);
+    expect((await eventsOf(openAIChatProvider(clientFor(s)))).at(-1)).toEqual({ type: 'finish', reason: 'length' });
+  });
+});
+
+describe('Non-streaming mode', () => {
+  it('sends stream: false and emits the text, the calls, usage and finish from one response', async () => {
+    const s = await serve([{ kind: 'reply', text: 'Checking.', toolCalls: [{ id: 'c1', name: 'weather', arguments: '{"city":"Oslo"}' }] }]);
+    const events = await lastValueFrom(openAIChatProvider(clientFor(s), { stream: false }).request(userRequest(), new AbortController().signal).pipe(toArray()));
+    expect(s.requests[0].body.stream).toBe(false);
+    expect(events).toEqual([
+      { type: 'text-delta', text: 'Checking.' },
+      { type: 'tool-call', id: 'c1', name: 'weather', arguments: '{"city":"Oslo"}' },
+      { type: 'usage', inputTokens: 10, outputTokens: 5 },
+      { type: 'finish', reason: 'tool_calls' },
+    ]);
+  });
+});

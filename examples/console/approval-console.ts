@@ -3,10 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Observable } from 'rxjs';
-import { ConfigurationError } from '../../src/index.js';
+import { ConfigurationError, type ApprovalRequest } from '../../src/index.js';
 import { ConsoleSession, type ConsoleSessionOptions, type TurnRunner } from './console-session.js';
 import { checkOrigin, checkToken, HttpError, readJsonObject, sendJson, SECURITY_HEADERS } from './http-util.js';
-import type { ConsoleApprovalRequest } from './pending-approvals.js';
 import type { OperatorAnswer, WireRecord } from './wire.js';
 
 export interface ApprovalConsoleOptions extends ConsoleSessionOptions {
@@ -21,7 +20,7 @@ export interface ApprovalConsoleOptions extends ConsoleSessionOptions {
 export interface ApprovalConsole {
   readonly token: string;
   /** The backchannel front door's `request(req, signal)`: pass it to `backchannelApproval`. */
-  readonly request: (req: ConsoleApprovalRequest, signal?: AbortSignal) => Observable<OperatorAnswer | null>;
+  readonly request: (req: ApprovalRequest, signal?: AbortSignal) => Observable<OperatorAnswer | null>;
   readonly session: ConsoleSession;
   /** Sets the agent whose turns the page starts. */
   serve(runner: TurnRunner): void;

@@ -1,7 +1,7 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { ChatMessage, TurnEvent, TurnInput } from '../../src/index.js';
+import type { ApprovalRequest, ChatMessage, TurnEvent, TurnInput } from '../../src/index.js';
 import { scrubCredentials } from '../../src/index.js';
-import { PendingApprovals, type ConsoleApprovalRequest } from './pending-approvals.js';
+import { PendingApprovals } from './pending-approvals.js';
 import { toWire, type ConsoleEvent, type OperatorAnswer, type WireRecord } from './wire.js';
 
 /** Whatever runs a turn: an `Agent`, or anything with its `run`. */
@@ -45,12 +45,17 @@ export class ConsoleSession {
   }
 
   /** The backchannel front door's `request(req, signal)`. */
-  readonly request = (req: ConsoleApprovalRequest, signal?: AbortSignal): Observable<OperatorAnswer | null> =>
+  readonly request = (req: ApprovalRequest, signal?: AbortSignal): Observable<OperatorAnswer | null> =>
     this.approvals.request(req, signal);
 
   /** Sets the agent whose turns the pages start. */
   serve(runner: TurnRunner): void {
     this.runner = runner;
+  }
+
+  /** The `seq` of the latest record (0 before the first). */
+  get lastSeq(): number {
+    return this.log.length;
   }
 
   get turnRunning(): boolean {

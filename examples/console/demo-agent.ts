@@ -1,7 +1,5 @@
-import type { Agent, ModelProvider, Tool } from '../../src/index.js';
-import { createAgent } from '../../src/index.js';
-import { ApprovalManager, backchannelApproval, type BackchannelRequest } from '../../src/approval/index.js';
-import { createReceiptGenerator } from '../../src/results/receipts.js';
+import type { Agent, BackchannelRequest, ModelProvider, Tool } from '../../src/index.js';
+import { ApprovalManager, backchannelApproval, createAgent, createReceiptGenerator } from '../../src/index.js';
 import { scriptedModel } from '../../src/testing/index.js';
 import { calculator } from '../tools/calculator.js';
 import { clock } from '../tools/clock.js';

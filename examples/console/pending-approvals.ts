@@ -1,14 +1,6 @@
 import { Observable } from 'rxjs';
+import type { ApprovalRequest } from '../../src/index.js';
 import type { ConsoleEvent, OperatorAnswer, UnansweredReason } from './wire.js';
-
-/** The request the backchannel front door hands to the console (see `ApprovalRequest`). */
-export interface ConsoleApprovalRequest {
-  readonly requestId: string;
-  readonly toolName: string;
-  readonly arguments: unknown;
-  readonly argumentsSummary: string;
-  readonly channel: string;
-}
 
 export interface PendingApprovalsOptions {
   /** How long an operator has to answer; then the request is unanswerable. */
@@ -54,7 +46,7 @@ export class PendingApprovals {
    * backchannelApproval((req, signal) => approvals.request(req, signal));
    * ```
    */
-  request(req: ConsoleApprovalRequest, signal?: AbortSignal): Observable<OperatorAnswer | null> {
+  request(req: ApprovalRequest, signal?: AbortSignal): Observable<OperatorAnswer | null> {
     return new Observable<OperatorAnswer | null>((subscriber) => {
       const id = req.requestId;
       if (this.pending.has(id) || signal?.aborted) {

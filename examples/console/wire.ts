@@ -1,8 +1,8 @@
-import type { TurnEvent } from '../../src/index.js';
+import type { ApprovalAnswer, TurnEvent } from '../../src/index.js';
 import { scrubCredentials } from '../../src/index.js';
 
-/** An operator's answer to one approval request, as the backchannel front door expects it. */
-export type OperatorAnswer = 'yes' | 'no' | 'always' | { readonly replaceWith: string };
+/** An operator's answer to one approval request (`null`, unanswerable, is never an operator's). */
+export type OperatorAnswer = Exclude<ApprovalAnswer, null>;
 
 /** Why a request ended without an operator's answer. */
 export type UnansweredReason = 'timeout' | 'disconnect' | 'cancelled';

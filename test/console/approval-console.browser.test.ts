@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../../src/index.js';
-import { DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from '../../src/approval/index.js';
+import { defineTool, DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from '../../src/index.js';
 import { launchChromium, nextRecord, openConsole, post, root, sendAndAwaitApproval, startConsole, type RunningConsole } from './helpers.js';
 
 let browser: Browser;

@@ -58,12 +58,12 @@ export async function startConsole(
   };
 }
 
-/** Resolves with the first record of the session (past or future) that matches. */
-export function nextRecord(web: ApprovalConsole, match: (record: WireRecord) => boolean): Promise<WireRecord> {
+/** Resolves with the first record after `afterSeq` (default: from the start) that matches. */
+export function nextRecord(web: ApprovalConsole, match: (record: WireRecord) => boolean, afterSeq = 0): Promise<WireRecord> {
   return new Promise((resolve) => {
     let stop: (() => void) | undefined;
     let found: WireRecord | undefined;
-    stop = web.session.watch(0, (record) => {
+    stop = web.session.watch(afterSeq, (record) => {
       if (found || !match(record)) return;
       found = record;
       stop?.();

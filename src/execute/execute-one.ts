@@ -1,7 +1,9 @@
 import { from, isObservable, Observable, take, throwError, timeout } from 'rxjs';
 import { ToolTimeoutError } from '../errors.js';
 import type { SlotOutcome } from '../observe/events.js';
+import { runAfterToolCallHooks } from '../results/after-tool-call-hooks.js';
 import { scrubCredentials } from '../results/scrub.js';
+import { switchModel } from '../provider/switch-model.js';
 import { truncateToolResult } from '../results/truncate.js';
 import type { ToolContext, ToolResult } from '../tool/tool.js';
 import { texts, type PreparedCall, type SlotResult } from '../turn/calls.js';
@@ -66,6 +68,7 @@ export function executeOne(
       },
       callId: call.id,
       ingress: turn.ingress,
+      switchModel: (model: string) => switchModel(resolved, turn, model),
     };
     const finish = (result: ToolResult, thrown?: unknown): void => {
       if (done) return;
@@ -73,20 +76,26 @@ export function executeOne(
       const durationMs = clock.now() - start;
       let outcome: SlotOutcome;
       let text: string;
+      let error: string | undefined;
       if (thrown !== undefined) {
         outcome = 'failed';
-        text = texts.thrown(tool.name, errorMessage(thrown));
+        error = errorMessage(thrown);
+        text = texts.thrown(tool.name, error);
       } else if (result.success) {
         outcome = 'executed';
         text = result.output.length > 0 ? result.output : texts.noOutput;
       } else {
         outcome = 'failed';
-        text = texts.failed(result.error ?? result.output);
+        error = result.error ?? result.output;
+        text = texts.failed(error);
       }
       const slotRes = slotResult(resolved, call, outcome, outcome === 'executed', text, durationMs, turn, result.data);
       progress[slot] = 2;
       subscriber.next(slotRes);
       closeCard(resolved, turn, slotRes);
+      if (resolved.hooks.afterToolCall?.length) {
+        runAfterToolCallHooks(resolved, turn, call, { success: outcome === 'executed', output: text, error, data: result.data, durationMs });
+      }
       subscriber.complete();
     };
     let returned: unknown;

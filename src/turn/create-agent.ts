@@ -19,6 +19,7 @@ import { resolveKnobs, type KnobsInput } from './knobs.js';
 import type { ChatMessage } from './messages.js';
 import type { ResolvedAgentExecution } from './resolved-execution.js';
 import { runToolLoop } from './run-tool-loop.js';
+import { instrumentRun, type TelemetryOptions } from '../observe/instrument-run.js';
 import type { TurnInput } from './turn-input.js';
 
 /** Everything an agent is built from. Only `provider`, `model` and `tools` are required. */
@@ -38,7 +39,10 @@ export interface AgentConfig {
   readonly knobs?: KnobsInput;
   readonly receipts?: ReceiptGenerator;
   readonly logger?: Logger;
+  /** Traces every turn (`invoke_agent`, `chat`, `execute_tool` spans). */
   readonly tracer?: Tracer;
+  /** Opt-in content capture for spans (tool arguments and results, scrubbed). */
+  readonly telemetry?: TelemetryOptions;
   readonly clock?: Clock;
   readonly ids?: () => string;
   /** Names no run may see or execute (exact names for specs; trimmed, case-insensitive for calls). */
@@ -104,6 +108,7 @@ export function createAgent(config: AgentConfig): Agent {
     receipts: config.receipts,
     logger: config.logger ?? noopLogger,
     tracer: config.tracer,
+    telemetry: config.telemetry,
     clock: config.clock ?? defaultClock,
     ids: config.ids ?? defaultIds,
     prepSteps: buildPrepSteps(config),
@@ -111,9 +116,9 @@ export function createAgent(config: AgentConfig): Agent {
   });
   return {
     resolved,
-    run: (input) => runToolLoop(resolved, input),
+    run: (input) => instrumentRun(resolved, input, runToolLoop),
     complete: async (input) => {
-      const done = await lastValueFrom(runToolLoop(resolved, input));
+      const done = await lastValueFrom(instrumentRun(resolved, input, runToolLoop));
       if (done.type !== 'done') throw new ConfigurationError('The turn ended without a done event.');
       return { text: done.text, reason: done.reason, history: done.history, iterations: done.iterations };
     },

@@ -1,4 +1,6 @@
-import { defer, mergeMap, type Observable, of } from 'rxjs';
+import { defer, mergeMap, type Observable, of, throwError } from 'rxjs';
+import { LoopAbortedError } from '../errors.js';
+import { appendReceipts } from '../results/append-receipts.js';
 import { buildRequest } from './build-request.js';
 import { callProvider, type ModelResponse } from './call-provider.js';
 import { appendRound } from './history.js';
@@ -58,12 +60,18 @@ function afterResponse(resolved: ResolvedAgentExecution, turn: TurnState, respon
       return of(NEXT);
     }
     if (turn.steering.length > 0 && turn.iteration < knobs.maxToolIterations) return of(NEXT);
-    return of(doneStep(response.text, 'final'));
+    const answer = knobs.appendReceiptsToAnswer ? appendReceipts(response.text, turn.receipts) : response.text;
+    return of(doneStep(answer, 'final'));
   }
   return runBatch(resolved, turn, parsed.calls).pipe(
     mergeMap((results) => {
       appendRound(turn.history, { text: response.text, calls: parsed.calls, results, textMode: parsed.fromText });
       if (turn.cancelled()) return of(doneStep('', 'cancelled'));
+      const loop = turn.loopDetector.check(results);
+      if (loop.verdicts.length > 0) resolved.logger.warn({ turnId: turn.turnId, loop: loop.verdicts }, 'loop detector');
+      const { abort } = loop;
+      if (abort) return throwError(() => new LoopAbortedError(abort.tool, abort.text, [...turn.history]));
+      turn.notes.push(...loop.notes);
       if (turn.iteration >= knobs.maxToolIterations) return maxIterationsStep(resolved, turn);
       return of(NEXT);
     }),

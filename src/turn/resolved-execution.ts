@@ -1,6 +1,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { ToolObserver } from '../observe/events.js';
 import type { Logger } from '../observe/logger.js';
+import type { TelemetryOptions } from '../observe/instrument-run.js';
 import type { AgentHooks } from '../prep/hooks.js';
 import type { PrepStep } from '../prep/prep-step.js';
 import type { ModelProvider } from '../provider/provider.js';
@@ -37,6 +38,8 @@ export interface ResolvedAgentExecution {
   readonly receipts?: ReceiptGenerator;
   readonly logger: Logger;
   readonly tracer?: Tracer;
+  /** Opt-in span content capture. */
+  readonly telemetry?: TelemetryOptions;
   readonly clock: Clock;
   readonly ids: () => string;
   /** The preparation pipeline (hooks, defaults, markers, guards, approval), built once. */

@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import { fromAbortSignal } from '../execute/from-abort-signal.js';
 import type { TurnEvent } from '../observe/events.js';
+import { LoopDetector } from '../results/loop-detector.js';
 import type { EffectiveTools } from './effective-tools.js';
 import { effectiveTools } from './effective-tools.js';
 import type { Ingress } from './ingress.js';
@@ -28,6 +29,8 @@ export interface TurnState {
   readonly notes: string[];
   /** Receipts of this turn's successful executions, in completion order. */
   readonly receipts: string[];
+  /** Watches this turn's successful calls for repeats, ping-pong and no-progress. */
+  readonly loopDetector: LoopDetector;
   /** Prompt-loop guard: signature of prompted calls → iteration and whether they were approved. */
   readonly promptSignatures: Map<string, { iteration: number; approved: boolean }>;
   iteration: number;
@@ -66,6 +69,7 @@ export function createTurnState(
     steering: [],
     notes: [],
     receipts: [],
+    loopDetector: new LoopDetector(resolved.knobs.loopDetection),
     promptSignatures: new Map(),
     iteration: 0,
     malformedRetries: 0,

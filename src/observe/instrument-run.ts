@@ -1,0 +1,55 @@
+import { defer, type Observable } from 'rxjs';
+import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
+import type { TurnInput } from '../turn/turn-input.js';
+import type { TurnEvent } from './events.js';
+import { logTurn } from './log-turn.js';
+import { noopLogger } from './logger.js';
+import { traceTurn } from './trace-turn.js';
+
+/** What `createAgent` records about a turn beyond its logger and tracer. */
+export interface TelemetryOptions {
+  /** Record tool arguments and results on `execute_tool` spans, scrubbed. Default false. */
+  readonly captureContent?: boolean;
+}
+
+/**
+ * Runs a turn with the agent's telemetry: when the resolved execution has a tracer, its events
+ * are traced (`traceTurn`); when it has a logger, they are logged through a child logger
+ * carrying the turn id (`logTurn`). The turn id is fixed before the turn starts (the ingress's
+ * `turnId`, else a new id), so spans, log lines and observer events agree on it. With neither,
+ * the turn runs untouched.
+ *
+ * @example
+ * ```ts
+ * const events$ = instrumentRun(resolved, { message: 'hi' }, runToolLoop);
+ * ```
+ */
+export function instrumentRun(
+  resolved: ResolvedAgentExecution,
+  input: TurnInput,
+  run: (resolved: ResolvedAgentExecution, input: TurnInput) => Observable<TurnEvent>,
+): Observable<TurnEvent> {
+  const tracer = resolved.tracer;
+  const logging = resolved.logger !== noopLogger;
+  if (!tracer && !logging) return run(resolved, input);
+  return defer(() => {
+    const ingress = input.ingress ?? { channel: 'cli' };
+    const turnId = ingress.turnId ?? resolved.ids();
+    let events = run(resolved, { ...input, ingress: { ...ingress, turnId } });
+    if (tracer) {
+      events = events.pipe(
+        traceTurn(tracer, {
+          agent: ingress.agentAlias ?? resolved.name,
+          model: resolved.model,
+          provider: resolved.provider.name,
+          turnId,
+          captureContent: resolved.telemetry?.captureContent === true,
+        }),
+      );
+    }
+    if (logging) {
+      events = events.pipe(logTurn(resolved.logger, { turnId, agent: ingress.agentAlias ?? resolved.name, channel: ingress.channel }));
+    }
+    return events;
+  });
+}

@@ -1,0 +1,37 @@
+import type { HookCall } from '../prep/hooks.js';
+import type { ToolResult } from '../tool/tool.js';
+import type { PreparedCall } from '../turn/calls.js';
+import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
+import type { TurnState } from '../turn/turn-state.js';
+import { scrubValue } from './scrub-value.js';
+
+/**
+ * Runs the agent's `afterToolCall` hooks for a call that executed (succeeded or failed; never
+ * for slots filled by preparation). Hooks run in order and are not awaited; a hook that throws
+ * or rejects is logged and ignored, so it can never change the result or fail the turn.
+ *
+ * @example
+ * ```ts
+ * runAfterToolCallHooks(resolved, turn, call, { success: true, output: '42', durationMs: 3 });
+ * ```
+ */
+export function runAfterToolCallHooks(
+  resolved: ResolvedAgentExecution,
+  turn: TurnState,
+  call: PreparedCall,
+  result: ToolResult & { readonly durationMs: number },
+): void {
+  const hooks = resolved.hooks.afterToolCall;
+  if (!hooks || hooks.length === 0) return;
+  const hookCall: HookCall = { name: call.name, args: call.args, id: call.id, slot: call.slot, iteration: turn.iteration, ingress: turn.ingress };
+  const ignored = (err: unknown): void =>
+    resolved.logger.warn({ err: scrubValue(err), tool: call.name, toolCallId: call.id, turnId: turn.turnId }, 'afterToolCall hook failed; ignored');
+  for (const hook of hooks) {
+    try {
+      const returned = hook(hookCall, result);
+      if (returned && typeof returned.then === 'function') returned.then(undefined, ignored);
+    } catch (err) {
+      ignored(err);
+    }
+  }
+}

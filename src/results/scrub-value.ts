@@ -1,0 +1,57 @@
+import { redactValue, scrubCredentials } from './scrub.js';
+
+/** Object keys whose string values are secrets whatever they look like. */
+const SECRET_KEY =
+  /authorization|token|api[_-]?key|password|passwd|secret|bearer|credential|cookie|private[_-]?key|access[_-]?key|account[_-]?key|session[_-]?id/i;
+
+const MAX_DEPTH = 12;
+
+/**
+ * `scrubCredentials` for structured values (log objects, tool arguments): strings are scrubbed,
+ * string values of secret-like keys (8+ characters) keep their first 4 characters, errors become
+ * `{ type, message, code?, stack }` with scrubbed text. Returns the value itself when nothing
+ * needed redacting, a scrubbed copy otherwise; the input is never modified.
+ *
+ * @example
+ * ```ts
+ * scrubValue({ user: 'ada', password: 'correct horse' }); // { user: 'ada', password: 'corr*[REDACTED]' }
+ * ```
+ */
+export function scrubValue<T>(value: T): T {
+  return walk(value, 0, undefined) as T;
+}
+
+function walk(value: unknown, depth: number, key: string | undefined): unknown {
+  if (typeof value === 'string') {
+    if (key !== undefined && value.length >= 8 && SECRET_KEY.test(key)) return redactValue(value);
+    return scrubCredentials(value);
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_DEPTH) return '[Truncated]';
+  if (value instanceof Error) {
+    const code = (value as { code?: unknown }).code;
+    return {
+      type: value.name,
+      message: scrubCredentials(value.message),
+      ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+      ...(value.stack !== undefined ? { stack: scrubCredentials(value.stack) } : {}),
+    };
+  }
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = walk(value[i], depth + 1, undefined);
+      if (item !== value[i]) (copy ??= value.slice())[i] = item;
+    }
+    return copy ?? value;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const k of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[k];
+    const scrubbed = walk(item, depth + 1, k);
+    if (scrubbed !== item) (copy ??= { ...(value as Record<string, unknown>) })[k] = scrubbed;
+  }
+  return copy ?? value;
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { scrubCredentials, scrubValue } from '../../src/index.js';
+import { leakedWindows, secretsCorpus, secretWindows } from '../fixtures/secrets-corpus.js';
+
+const corpus = secretsCorpus();
+
+describe('values of secret-like keys (8+ characters) keep their first 4 characters then *[REDACTED]', () => {
+  it.each([
+    ['token=abcd1234efgh', 'token=abcd*[REDACTED]'],
+    ['api_key: zyxw98765432', 'api_key: zyxw*[REDACTED]'],
+    ['{"password":"correct horse"}', '{"password":"corr*[REDACTED]"}'],
+    ["password: 'two words here'", "password: 'two *[REDACTED]'"],
+    ['{"token":"abc\\"defghij"}', '{"token":"abc\\*[REDACTED]"}'],
+    ['{"password":"correcthorse","user":"ada"}', '{"password":"corr*[REDACTED]","user":"ada"}'],
+    ["secret = 'p4ssw0rd-2024'", "secret = 'p4ss*[REDACTED]'"],
+    ['Authorization: Bearer 0123456789abcdef0123', 'Authorization: Bearer 0123*[REDACTED]'],
+    ['X-Api-Key=QWERTYUIOP12', 'X-Api-Key=QWER*[REDACTED]'],
+    ['credentials: abcdefgh', 'credentials: abcd*[REDACTED]'],
+    ['Cookie: sid=0123456789; lang=en', 'Cookie: sid=*[REDACTED]'],
+  ])('%s', (input, expected) => {
+    expect(scrubCredentials(input)).toBe(expected);
+  });
+
+  it('values shorter than 8 characters are kept', () => {
+    expect(scrubCredentials('password=short123')).toBe('password=shor*[REDACTED]');
+    expect(scrubCredentials('password=short12')).toBe('password=short12');
+    expect(scrubCredentials('token: abc')).toBe('token: abc');
+  });
+});
+
+describe('well-known token shapes are redacted whole, and URLs keep all but their password', () => {
+  it('a token shape in prose becomes [REDACTED]', () => {
+    const key = `sk-${'a1B2'.repeat(12)}`;
+    expect(scrubCredentials(`use ${key} now`)).toBe('use [REDACTED] now');
+  });
+
+  it('a URL keeps its scheme, user, host and path', () => {
+    expect(scrubCredentials('postgres://app:hunter22@db/main')).toBe('postgres://app:[REDACTED]@db/main');
+    expect(scrubCredentials('redis://:s3cretpw@cache:6379')).toBe('redis://:[REDACTED]@cache:6379');
+  });
+
+  it('a private key block is redacted from BEGIN to END, and a cut-off block to its end', () => {
+    const block = '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIB\nAoGBAM==\n-----END EC PRIVATE KEY-----';
+    expect(scrubCredentials(`a\n${block}\nb`)).toBe('a\n[REDACTED] private key\nb');
+    expect(scrubCredentials('-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC')).toBe('[REDACTED] private key');
+  });
+});
+
+describe(`a corpus of ${corpus.length} fake credential shapes is scrubbed`, () => {
+  it('holds at least 30 distinct shapes, each with a secret long enough to check', () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(corpus.map((s) => s.name)).size).toBe(corpus.length);
+    for (const sample of corpus) {
+      expect(sample.text).toContain(sample.secret);
+      expect(secretWindows(sample.secret).length).toBeGreaterThan(3);
+    }
+  });
+
+  it.each(corpus.map((s) => [s.name, s] as const))('%s: no 10-character piece of the secret survives', (_, sample) => {
+    const scrubbed = scrubCredentials(sample.text);
+    expect(leakedWindows(scrubbed, sample.secret)).toEqual([]);
+    expect(scrubbed).toContain('[REDACTED]');
+    expect(scrubCredentials(scrubbed)).toBe(scrubbed);
+  });
+});
+
+describe('innocent text is left alone', () => {
+  it.each([
+    'the answer is 42',
+    '{"id":123456789,"name":"Ada Lovelace","tags":["math","poetry"]}',
+    'http://example.com:8080/path?q=1',
+    'https://user@example.com/repo.git',
+    'max_tokens: 4096',
+    'Tokenizer loaded: 50257 entries',
+    'skill-based matchmaking',
+    'task-management-system-overview',
+    'The Basic understanding of bearer bonds',
+    '2024-06-11T10:00:00Z INFO request completed in 35ms',
+  ])('%s', (text) => {
+    expect(scrubCredentials(text)).toBe(text);
+  });
+
+  it('adversarial long inputs come back unchanged (the patterns are bounded)', () => {
+    const inputs = ['a.'.repeat(50_000), 'a:'.repeat(50_000), `${'x'.repeat(100_000)}://`, 'token'.repeat(20_000), '-----BEGIN'.repeat(5_000)];
+    for (const text of inputs) expect(scrubCredentials(text)).toBe(text);
+  });
+});
+
+describe('scrubValue scrubs structured values without touching the original', () => {
+  it('strings at any depth and values of secret-named keys are redacted', () => {
+    const input = { user: 'ada', password: 'correct horse battery', nested: { list: [`key ${'ghp_' + 'x'.repeat(36)}`], apiKey: 'abcdefghijk' } };
+    const out = scrubValue(input);
+    expect(out).toEqual({ user: 'ada', password: 'corr*[REDACTED]', nested: { list: ['key [REDACTED]'], apiKey: 'abcd*[REDACTED]' } });
+    expect(input.password).toBe('correct horse battery');
+  });
+
+  it('a clean value is returned as the same object', () => {
+    const clean = { a: 1, b: ['x', { c: 'y' }] };
+    expect(scrubValue(clean)).toBe(clean);
+  });
+
+  it('an error becomes { type, message, stack } with scrubbed text', () => {
+    const err = Object.assign(new Error('Incorrect API key provided: sk-abcdefghijklmnopqrstuvwxyz'), { code: 'invalid_api_key' });
+    const out = scrubValue({ err }) as unknown as { err: { type: string; message: string; code: string; stack: string } };
+    expect(out.err.type).toBe('Error');
+    expect(out.err.code).toBe('invalid_api_key');
+    expect(out.err.message).toBe('Incorrect API key provided: [REDACTED]');
+    expect(out.err.stack).not.toContain('sk-abcdefghijklmnop');
+  });
+});

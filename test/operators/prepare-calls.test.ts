@@ -1,0 +1,67 @@
+import { defer, from, lastValueFrom, map, Subject, toArray } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { PreparedCall } from '../../src/index.js';
+import { prepareCalls, resolveTool, validateArgs, type PrepStep } from '../../src/operators.js';
+import { echo, parsed, setup } from './helpers.js';
+
+const prepared = (calls: ReturnType<typeof parsed>[], steps: readonly PrepStep[], tools = [echo()]) => {
+  const { resolved, turn } = setup({ tools });
+  return from(calls).pipe(prepareCalls(resolved, turn, steps), toArray());
+};
+
+describe('prepareCalls: every step in order, one call at a time, until the call is filled', () => {
+  it('runs the steps in order on each call', async () => {
+    const seen: string[] = [];
+    const step = (label: string): PrepStep => (call) => (seen.push(`${label}${call.slot}`), call);
+    await lastValueFrom(prepared([parsed(0, 'echo'), parsed(1, 'echo')], [step('a'), step('b')]));
+    expect(seen).toEqual(['a0', 'b0', 'a1', 'b1']);
+  });
+
+  it('a filled call skips the steps after the one that filled it', async () => {
+    const seen: number[] = [];
+    const fill: PrepStep = (call) =>
+      call.slot === 0 ? { ...call, filled: { outcome: 'hook-cancelled', output: 'no', success: false } } : call;
+    const after: PrepStep = (call) => (seen.push(call.slot), call);
+    const out = await lastValueFrom(prepared([parsed(0, 'echo'), parsed(1, 'echo')], [fill, after]));
+    expect(seen).toEqual([1]);
+    expect(out.map((c) => c.filled?.outcome)).toEqual(['hook-cancelled', undefined]);
+  });
+
+  it('a step that waits holds back the calls behind it, so calls leave in slot order', async () => {
+    const gate = new Subject<void>();
+    const log: string[] = [];
+    const slow: PrepStep = (call) =>
+      call.slot === 0 ? defer(() => (log.push('wait 0'), gate.pipe(map(() => call)))) : (log.push(`pass ${call.slot}`), call);
+    const out: PreparedCall[] = [];
+    const { resolved, turn } = setup({ tools: [echo()] });
+    from([parsed(0, 'echo'), parsed(1, 'echo')]).pipe(prepareCalls(resolved, turn, [slow])).subscribe((c) => out.push(c));
+    expect(log).toEqual(['wait 0']);
+    expect(out).toEqual([]);
+    gate.next();
+    expect(log).toEqual(['wait 0', 'pass 1']);
+    expect(out.map((c) => c.slot)).toEqual([0, 1]);
+  });
+
+  it('a step may answer with a Promise', async () => {
+    const later: PrepStep = (call) => Promise.resolve({ ...call, args: { v: 'rewritten' } });
+    const out = await lastValueFrom(prepared([parsed(0, 'echo', { v: 'x' })], [later]));
+    expect(out[0].args).toEqual({ v: 'rewritten' });
+  });
+});
+
+describe('resolveTool and validateArgs: calls that cannot run are filled, never executed', () => {
+  it('resolveTool attaches the tool, or fills the slot unknown', async () => {
+    const tool = echo();
+    const out = await lastValueFrom(prepared([parsed(0, 'echo'), parsed(1, 'nope')], [resolveTool], [tool]));
+    expect(out[0].tool).toBe(tool);
+    expect(out[1].filled).toEqual({ outcome: 'unknown', output: 'Unknown tool: nope', success: false });
+  });
+
+  it('validateArgs keeps the parsed value, or fills invalid-arguments with the validation message', async () => {
+    const out = await lastValueFrom(prepared([parsed(0, 'echo', { v: 'ok' }), parsed(1, 'echo', { v: 7 })], [resolveTool, validateArgs]));
+    expect(out[0].filled).toBeUndefined();
+    expect(out[0].args).toEqual({ v: 'ok' });
+    expect(out[1].filled?.outcome).toBe('invalid-arguments');
+    expect(out[1].filled?.output).toMatch(/^Error: invalid arguments for echo: [\s\S]*v/);
+  });
+});

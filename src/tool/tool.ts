@@ -21,6 +21,8 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   readonly callId: string;
   readonly ingress: Ingress;
+  /** Switches the turn's model: the next provider request uses it and `onModelSwitch` is told. */
+  switchModel(model: string): void;
 }
 
 /** Where a tool comes from (built-in, an MCP server, a plugin), for audit and telemetry. */

@@ -1,0 +1,24 @@
+import { ConfigurationError } from '../errors.js';
+import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
+import type { TurnState } from '../turn/turn-state.js';
+
+/**
+ * Switches the model of a running turn: the next provider request uses `model`, and the agent's
+ * `onModelSwitch(from, to)` is told. Switching to the current model does nothing. Tools reach it
+ * as `ctx.switchModel(model)`.
+ *
+ * @example
+ * ```ts
+ * const escalate = defineTool({ name: 'escalate', description: 'Use the larger model', parameters: z.object({}),
+ *   execute: (_args, ctx) => { ctx.switchModel('gpt-4o'); return 'switched'; } });
+ * ```
+ */
+export function switchModel(resolved: ResolvedAgentExecution, turn: TurnState, model: string): void {
+  if (typeof model !== 'string' || model.trim().length === 0) {
+    throw new ConfigurationError('switchModel needs a non-empty model name.');
+  }
+  const from = turn.model;
+  if (model === from) return;
+  turn.model = model;
+  resolved.onModelSwitch?.(from, model);
+}

@@ -32,6 +32,7 @@ export interface ApprovalConsole {
 
 const page = (name: string): string => readFileSync(new URL(`./page/${name}`, import.meta.url), 'utf8');
 const STATIC: Record<string, { type: string; body: string }> = {
+  '/cards.js': { type: 'text/javascript; charset=utf-8', body: page('cards.js') },
   '/app.js': { type: 'text/javascript; charset=utf-8', body: page('app.js') },
   '/style.css': { type: 'text/css; charset=utf-8', body: page('style.css') },
 };

@@ -49,8 +49,9 @@ describe('the page shows the turn: a card per slot, approval controls, the final
     const approval = page.locator('[data-card="approval"]');
     await expect(approval.locator('.summary').textContent()).resolves.toContain('path: notes.md');
 
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: join(root, 'test-results/console-mid-turn.png'), fullPage: true });
+    await page.screenshot({ path: join(root, 'test-results/console-mid-turn.png') });
     expect(statSync(join(root, 'test-results/console-mid-turn.png')).size).toBeGreaterThan(1000);
 
     await page.click('[data-card="approval"] [data-action="yes"]');

@@ -68,6 +68,7 @@ describe('every request needs the session token', () => {
   const routes: [string, string][] = [
     ['GET', '/'],
     ['GET', '/app.js'],
+    ['GET', '/cards.js'],
     ['GET', '/style.css'],
     ['GET', '/events'],
     ['POST', '/api/turns'],

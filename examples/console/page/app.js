@@ -1,8 +1,10 @@
-// The approval console page. Plain browser JavaScript, no build step. Everything the turn
-// produced is rendered with textContent (never innerHTML): tool output is text, not markup.
+// The approval console page: follows the session's event stream (replayed in full on every
+// connection), keeps one card per slot and per approval request, and posts the operator's
+// decisions. Plain browser JavaScript, no build step; cards.js builds the DOM.
 'use strict';
 
 (() => {
+  const { el, toolCard, closeToolCard, approvalCard, setApprovalStatus, addApprovalControls, closeControls } = window.consoleCards;
   const token = new URLSearchParams(location.search).get('token') ?? '';
   const tabId = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
   const conversation = document.getElementById('conversation');
@@ -11,20 +13,12 @@
   const message = document.getElementById('message');
   const send = document.getElementById('send');
   const stop = document.getElementById('stop');
-  const PREVIEW_CHARS = 2000;
 
   let lastSeq = 0;
   let running = false;
   const turns = new Map();
   const cards = new Map();
   const approvals = new Map();
-
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
 
   async function post(path, body) {
     const res = await fetch(path, {
@@ -60,99 +54,26 @@
     return bubble;
   }
 
-  function toolCard(record, ev) {
+  /** The card of a slot (one per turn, iteration and slot), created on first sight. */
+  function slotCard(record, ev) {
     const key = `${record.turn}:${ev.iteration}:${ev.slot}`;
     let card = cards.get(key);
     if (!card) {
-      card = el('article', 'card tool');
-      card.dataset.card = 'tool';
-      card.dataset.callId = ev.id;
-      card.dataset.slot = String(ev.slot);
-      card.dataset.status = 'running';
-      const head = el('header');
-      head.append(el('span', 'slot', `#${ev.slot}`), el('span', 'name', ev.name), el('span', 'badge', 'running'));
-      card.append(head);
+      card = toolCard(ev);
       turn(record.turn).section.append(card);
       cards.set(key, card);
     }
     return card;
   }
 
-  function openTool(record, ev) {
-    const card = toolCard(record, ev);
-    card.append(el('pre', 'args', ev.args));
-  }
-
-  function closeTool(record, ev) {
-    const card = toolCard(record, ev);
-    card.dataset.status = 'done';
-    card.dataset.outcome = ev.outcome;
-    card.classList.add(ev.success ? 'ok' : 'failed');
-    card.querySelector('.badge').textContent = ev.outcome;
-    card.querySelector('header').append(el('span', 'duration', `${ev.durationMs} ms`));
-    const preview = ev.output.length > PREVIEW_CHARS ? `${ev.output.slice(0, PREVIEW_CHARS)}…` : ev.output;
-    card.append(el('pre', 'output', preview));
-    if (ev.receipt) card.append(el('p', 'receipt', `receipt: ${ev.receipt}`));
-  }
-
-  function approvalCard(record, requestId, toolName) {
+  function requestCard(record, requestId, toolName) {
     let card = approvals.get(requestId);
     if (!card) {
-      card = el('article', 'card approval');
-      card.dataset.card = 'approval';
-      card.dataset.requestId = requestId;
-      card.dataset.state = 'requested';
-      const head = el('header');
-      head.append(el('span', 'name', `Approval: ${toolName}`), el('span', 'badge', 'waiting'));
-      card.append(head, el('p', 'summary'), el('div', 'controls'), el('p', 'approval-status'));
+      card = approvalCard(requestId, toolName);
       turn(record.turn).section.append(card);
       approvals.set(requestId, card);
     }
     return card;
-  }
-
-  function setApprovalStatus(card, state, badge, text) {
-    card.dataset.state = state;
-    card.querySelector('.badge').textContent = badge;
-    card.querySelector('.approval-status').textContent = text;
-  }
-
-  function showControls(card, requestId) {
-    const controls = card.querySelector('.controls');
-    const buttons = [];
-    const decide = async (decision, replaceWith) => {
-      buttons.forEach((b) => (b.disabled = true));
-      const reply = await post(`/api/approvals/${encodeURIComponent(requestId)}`, { decision, replaceWith, tab: tabId });
-      if (!reply.ok) card.querySelector('.approval-status').textContent = reply.error ?? `Refused (${reply.status}).`;
-    };
-    const button = (label, action, onClick) => {
-      const b = el('button', `action ${action}`, label);
-      b.type = 'button';
-      b.dataset.action = action;
-      b.addEventListener('click', onClick);
-      buttons.push(b);
-      return b;
-    };
-    const editor = el('div', 'editor');
-    editor.hidden = true;
-    const replacement = el('textarea', 'replacement');
-    replacement.setAttribute('aria-label', 'Replacement result');
-    replacement.placeholder = 'The text the model receives instead of running the tool';
-    editor.append(replacement, button('Send replacement', 'replace', () => decide('replace', replacement.value)));
-    controls.append(
-      button('Approve', 'yes', () => decide('yes')),
-      button('Deny', 'no', () => decide('no')),
-      button('Always', 'always', () => decide('always')),
-      button('Edit & replace', 'edit', () => {
-        editor.hidden = false;
-        replacement.focus();
-      }),
-      editor,
-    );
-  }
-
-  function closeControls(card) {
-    card.querySelectorAll('.controls button, .controls textarea').forEach((c) => (c.disabled = true));
   }
 
   const ANSWER_TEXT = { yes: 'Approved', no: 'Denied', always: 'Always allowed', replace: 'Replaced' };
@@ -179,25 +100,25 @@
         assistantBubble(t, ev.iteration).append(ev.text);
         break;
       case 'tool-call':
-        openTool(record, ev);
+        slotCard(record, ev);
         break;
       case 'tool-result':
-        closeTool(record, ev);
+        closeToolCard(slotCard(record, ev), ev);
         break;
-      case 'approval-request': {
-        const card = approvalCard(record, ev.requestId, ev.toolName);
-        card.querySelector('.summary').textContent = ev.argumentsSummary;
-        break;
-      }
+      case 'approval-request':
       case 'approval-open': {
-        const card = approvalCard(record, ev.requestId, ev.toolName);
+        const card = requestCard(record, ev.requestId, ev.toolName);
         card.querySelector('.summary').textContent = ev.argumentsSummary;
-        setApprovalStatus(card, 'pending', 'waiting', `Answer before ${new Date(ev.deadline).toLocaleTimeString()}.`);
-        showControls(card, ev.requestId);
+        if (ev.type === 'approval-open' && card.dataset.state === 'requested') {
+          setApprovalStatus(card, 'pending', 'waiting', `Answer before ${new Date(ev.deadline).toLocaleTimeString()}.`);
+          addApprovalControls(card, (decision, replaceWith) =>
+            post(`/api/approvals/${encodeURIComponent(ev.requestId)}`, { decision, replaceWith, tab: tabId }),
+          );
+        }
         break;
       }
       case 'approval-answered': {
-        const card = approvalCard(record, ev.requestId, '');
+        const card = requestCard(record, ev.requestId, '');
         closeControls(card);
         const where = ev.tab === tabId ? 'in this tab' : 'in another tab';
         const extra = ev.answer === 'replace' ? `: ${ev.replaceWith}` : '';
@@ -207,14 +128,14 @@
         break;
       }
       case 'approval-unanswered': {
-        const card = approvalCard(record, ev.requestId, '');
+        const card = requestCard(record, ev.requestId, '');
         closeControls(card);
         setApprovalStatus(card, 'unanswered', 'unanswered', `${UNANSWERED_TEXT[ev.reason]}: denied by policy.`);
         card.dataset.reason = ev.reason;
         break;
       }
       case 'approval-decision': {
-        const card = approvalCard(record, ev.requestId, ev.toolName);
+        const card = requestCard(record, ev.requestId, ev.toolName);
         closeControls(card);
         card.dataset.state = 'decided';
         card.dataset.decision = ev.decision;
@@ -224,6 +145,10 @@
         break;
       }
       case 'done': {
+        // The final answer streamed into an assistant bubble: the final card takes its place.
+        for (const [iteration, bubble] of t.assistant) {
+          if (bubble.textContent === ev.text) (bubble.remove(), t.assistant.delete(iteration));
+        }
         const final = el('div', 'bubble final');
         final.dataset.role = 'final';
         final.dataset.reason = ev.reason;
@@ -270,9 +195,10 @@
 
   const events = new EventSource(`/events?token=${encodeURIComponent(token)}`);
   events.addEventListener('open', () => setStatus('connected', 'connected'));
-  events.addEventListener('error', () =>
-    setStatus(events.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting', events.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…'),
-  );
+  events.addEventListener('error', () => {
+    const closed = events.readyState === EventSource.CLOSED;
+    setStatus(closed ? 'closed' : 'reconnecting', closed ? 'disconnected' : 'reconnecting…');
+  });
   events.addEventListener('message', (e) => {
     apply(JSON.parse(e.data));
     window.scrollTo(0, document.body.scrollHeight);

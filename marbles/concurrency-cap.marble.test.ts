@@ -28,11 +28,11 @@ describe('parallel dispatch never runs more than maxParallelTools tools at once'
       const b$ = cold('------------(r|)', { r: 'B' });
       const c$ = cold('--------(r|)', { r: 'C' });
       const d$ = cold('------(r|)', { r: 'D' });
-      const events = '(Iab)---(Ac)(Bd)C-(DJtz|)';
-      const aSubs =  '^-------!                ';
-      const bSubs =  '^-----------!            ';
-      const cSubs =  '--------^-------!        ';
-      const dSubs =  '------------^-----!      ';
+      const events =  '(Iab)---(Ac)(Bd)C-(DJtz|)';
+      const aSubs =   '^-------!                ';
+      const bSubs =   '^-----------!            ';
+      const cSubs =   '--------^-------!        ';
+      const dSubs =   '------------^-----!      ';
       const agent = createAgent({
         provider: batchOf('a', 'b', 'c', 'd'),
         model: 'm',
@@ -54,7 +54,7 @@ describe('parallel dispatch never runs more than maxParallelTools tools at once'
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const tool$ = (r: string) => cold('----------(r|)', { r });
       const [a$, b$, c$, d$] = [tool$('A'), tool$('B'), tool$('C'), tool$('D')];
-      const events = '(Iabc)----(AdBC)----(DJtz|)';
+      const events =  '(Iabc)----(AdBC)----(DJtz|)';
       const abcSubs = '^---------!                ';
       const dSubs =   '----------^---------!      ';
       const agent = createAgent({
@@ -79,10 +79,10 @@ describe('parallel dispatch never runs more than maxParallelTools tools at once'
       const a$ = cold('------(r|)', { r: 'A' });
       const b$ = cold('----(r|)', { r: 'B' });
       const c$ = cold('-----(r|)', { r: 'C' });
-      const events = '(Ia)--(Ab)(Bc)-(CJtz|)';
-      const aSubs =  '^-----!               ';
-      const bSubs =  '------^---!           ';
-      const cSubs =  '----------^----!      ';
+      const events =  '(Ia)--(Ab)(Bc)-(CJtz|)';
+      const aSubs =   '^-----!               ';
+      const bSubs =   '------^---!           ';
+      const cSubs =   '----------^----!      ';
       const agent = createAgent({
         provider: batchOf('a', 'b', 'c'),
         model: 'm',

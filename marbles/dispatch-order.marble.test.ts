@@ -18,9 +18,9 @@ describe('tool-result events leave in completion order while history is in slot 
     let done: TurnEventOf<'done'> | undefined;
     const events: TurnEvent[] = [];
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const a$ = cold('---------(r|)', { r: 'A' });
-      const b$ = cold('------(r|)   ', { r: 'B' });
-      const c$ = cold('-------(r|)  ', { r: 'C' });
+      const a$ =  cold('---------(r|)', { r: 'A' });
+      const b$ =  cold('------(r|)   ', { r: 'B' });
+      const c$ =  cold('-------(r|)  ', { r: 'C' });
       const expected = '(Iabc)BC-(AJtz|)';
       const model = scriptedModel([
         { toolCalls: [{ id: 'a', name: 'a', arguments: {} }, { id: 'b', name: 'b', arguments: {} }, { id: 'c', name: 'c', arguments: {} }] },
@@ -55,8 +55,8 @@ describe('tool-result events leave in completion order while history is in slot 
   it('a slot filled by preparation closes before running tools finish, yet keeps its place in history', () => {
     let done: TurnEventOf<'done'> | undefined;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const a$ = cold('------------(r|)', { r: 'A' });
-      const c$ = cold('---------(r|)   ', { r: 'C' });
+      const a$ =  cold('------------(r|)', { r: 'A' });
+      const c$ =  cold('---------(r|)   ', { r: 'C' });
       const expected = '(IaxXc)--C--(AJtz|)';
       const model = scriptedModel([
         { toolCalls: [{ id: 'a', name: 'a', arguments: {} }, { id: 'x', name: 'nope', arguments: {} }, { id: 'c', name: 'c', arguments: {} }] },
@@ -85,8 +85,8 @@ describe('tool-result events leave in completion order while history is in slot 
   it('sequential tools close in slot order, each starting when the previous one ends', () => {
     let done: TurnEventOf<'done'> | undefined;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const a$ = cold('-----(r|)', { r: 'A' });
-      const b$ = cold('----(r|)', { r: 'B' });
+      const a$ =  cold('-----(r|)', { r: 'A' });
+      const b$ =  cold('----(r|)', { r: 'B' });
       const expected = '(Ia)-(Ab)(BJtz|)';
       const model = scriptedModel([
         { toolCalls: [{ id: 'a', name: 'a', arguments: {} }, { id: 'b', name: 'b', arguments: {} }] },

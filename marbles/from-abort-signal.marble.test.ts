@@ -49,8 +49,8 @@ describe('fromAbortSignal emits once and completes when the signal aborts, and r
     const listeners = trackListeners(ac.signal);
     let activeAfterUnsub = -1;
     scheduler.run(({ cold, expectObservable }) => {
-      const abort =    '-----x';
-      const unsub =    '--!   ';
+      const abort = '-----x';
+      const unsub = '--!   ';
       cold(abort).subscribe(() => ac.abort());
       expectObservable(fromAbortSignal(ac.signal), unsub).toBe('--');
       scheduler.schedule(() => (activeAfterUnsub = listeners.active()), 3);

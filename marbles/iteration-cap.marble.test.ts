@@ -30,12 +30,12 @@ describe("the iteration cap in 'summary' mode asks once more without tools and e
     let done: TurnEventOf<'done'> | undefined;
     let model!: ReturnType<typeof scriptedModel>;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const t$ = cold('------(r|)', { r: 'R' });
+      const t$ =                      cold('------(r|)', { r: 'R' });
       const summary$ = cold<ProviderEvent>('----(sf|)', { s: text('best so far'), f: finish });
-      const expected = '(Ic)--(TJc)-(TK)(sz|)';
-      const tSubs = ['^-----!              ',
-                     '------^-----!        '];
-      const summarySubs = '------------^---!';
+      const expected =                     '(Ic)--(TJc)-(TK)(sz|)';
+      const tSubs =                       ['^-----!              ',
+                                           '------^-----!        '];
+      const summarySubs =                  '------------^---!';
       model = scriptedModel(script(summary$));
       const agent = createAgent({ provider: model, model: 'm', tools: [fakeTool('t', t$)], knobs: { maxToolIterations: 2 } });
       const events$ = agent.run({ message: 'go' }).pipe(tap((e) => (done = e.type === 'done' ? e : done)), map(code));
@@ -56,10 +56,12 @@ describe("the iteration cap in 'summary' mode asks once more without tools and e
   it('when the summary request fails, the turn still ends with reason max-iterations and a fallback text', () => {
     let done: TurnEventOf<'done'> | undefined;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const t$ = cold('------(r|)', { r: 'R' });
+      const t$ =                      cold('------(r|)', { r: 'R' });
       const summary$ = cold<ProviderEvent>('----#', undefined, new Error('overloaded'));
-      const expected = '(Ic)--(TJc)-(TK)(z|)';
-      const summarySubs = '------------^---!';
+      const expected =                     '(Ic)--(TJc)-(TK)(z|)';
+      const tSubs =                       ['^-----!              ',
+                                           '------^-----!        '];
+      const summarySubs =                  '------------^---!';
       const agent = createAgent({
         provider: scriptedModel(script(summary$)),
         model: 'm',
@@ -68,6 +70,7 @@ describe("the iteration cap in 'summary' mode asks once more without tools and e
       });
       const events$ = agent.run({ message: 'go' }).pipe(tap((e) => (done = e.type === 'done' ? e : done)), map(code));
       expectObservable(events$).toBe(expected, values);
+      expectSubscriptions(t$.subscriptions).toBe(tSubs);
       expectSubscriptions(summary$.subscriptions).toBe(summarySubs);
     });
     expect(done!.reason).toBe('max-iterations');
@@ -85,11 +88,11 @@ describe("the iteration cap in 'error' mode fails the turn with MaxIterationsErr
     let error: unknown;
     let model!: ReturnType<typeof scriptedModel>;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const t$ = cold('------(r|)', { r: 'R' });
+      const t$ =                      cold('------(r|)', { r: 'R' });
       const summary$ = cold<ProviderEvent>('----(sf|)', { s: text('never'), f: finish });
-      const expected = '(Ic)--(TJc)-(T#)';
-      const tSubs = ['^-----!         ',
-                     '------^-----!   '];
+      const expected =                     '(Ic)--(TJc)-(T#)';
+      const tSubs =                       ['^-----!         ',
+                                           '------^-----!   '];
       model = scriptedModel(script(summary$));
       const agent = createAgent({
         provider: model,

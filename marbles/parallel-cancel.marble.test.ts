@@ -24,10 +24,10 @@ describe('parallel cancellation: finished slots keep their results, running tool
     const model = batchOf('a', 'b', 'c', 'd');
     let tools!: FakeTool[];
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const a$ = cold('------(r|)', { r: 'A' });
-      const b$ = cold('--------------(r|)', { r: 'B' });
-      const c$ = cold('------------(r|)', { r: 'C' });
-      const d$ = cold('----(r|)', { r: 'D' });
+      const a$ =  cold('------(r|)', { r: 'A' });
+      const b$ =  cold('--------------(r|)', { r: 'B' });
+      const c$ =  cold('------------(r|)', { r: 'C' });
+      const d$ =  cold('----(r|)', { r: 'D' });
       const abort =    '----------x';
       const expected = '(Iab)-(Ac)(BCdDz|)';
       const aSubs =    '^-----!    ';
@@ -66,8 +66,8 @@ describe('parallel cancellation: finished slots keep their results, running tool
   it('a slot filled by preparation keeps its own outcome when the batch is cancelled', () => {
     const events: TurnEvent[] = [];
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const a$ = cold('--------(r|)', { r: 'A' });
-      const c$ = cold('--------(r|)', { r: 'C' });
+      const a$ =  cold('--------(r|)', { r: 'A' });
+      const c$ =  cold('--------(r|)', { r: 'C' });
       const abort =    '--------x';
       const expected = '(IaxXc)-(ACz|)';
       const subs =     '^-------!';
@@ -95,8 +95,8 @@ describe('parallel cancellation: finished slots keep their results, running tool
     let b!: FakeTool;
     let done: TurnEventOf<'done'> | undefined;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const a$ = cold('------(r|)', { r: 'A' });
-      const b$ = cold('------------(r|)', { r: 'B' });
+      const a$ =  cold('------(r|)', { r: 'A' });
+      const b$ =  cold('------------(r|)', { r: 'B' });
       const expected = '(Iab)-(ABz|)';
       const aSubs =    '^-----!';
       const bSubs =    '^-----!';

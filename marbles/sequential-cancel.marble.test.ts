@@ -24,13 +24,13 @@ describe('sequential cancellation: after the signal aborts no tool starts, and t
     ]);
     let a!: ReturnType<typeof fakeTool>, b!: ReturnType<typeof fakeTool>, c!: ReturnType<typeof fakeTool>;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const a$ = cold('------(r|)', { r: 'A' });
-      const b$ = cold('------(r|)', { r: 'B' });
-      const c$ = cold('------(r|)', { r: 'C' });
-      const abort =  '----------x';
+      const a$ =  cold('------(r|)', { r: 'A' });
+      const b$ =  cold('------(r|)', { r: 'B' });
+      const c$ =  cold('------(r|)', { r: 'C' });
+      const abort =    '----------x';
       const expected = '(Ia)--(Ab)(BcCz|)';
-      const aSubs =  '^-----!    ';
-      const bSubs =  '------^---!';
+      const aSubs =    '^-----!    ';
+      const bSubs =    '------^---!';
       [a, b, c] = [fakeTool('a', a$), fakeTool('b', b$), fakeTool('c', c$)];
       const ac = new AbortController();
       cold(abort).subscribe(() => ac.abort());
@@ -67,10 +67,10 @@ describe('sequential cancellation: after the signal aborts no tool starts, and t
     let b!: ReturnType<typeof fakeTool>;
     let done: TurnEventOf<'done'> | undefined;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const a$ = cold('------(r|)', { r: 'A' });
-      const b$ = cold('------(r|)', { r: 'B' });
+      const a$ =  cold('------(r|)', { r: 'A' });
+      const b$ =  cold('------(r|)', { r: 'B' });
       const expected = '(Ia)--(AbBz|)';
-      const aSubs =  '^-----!    ';
+      const aSubs =    '^-----!    ';
       b = fakeTool('b', b$);
       const ac = new AbortController();
       const model = scriptedModel([{ toolCalls: [{ id: 'a', name: 'a', arguments: {} }, { id: 'b', name: 'b', arguments: {} }] }]);
@@ -124,7 +124,7 @@ describe('sequential cancellation: after the signal aborts no tool starts, and t
   it('a signal that is already aborted ends the turn at once: no request, no tool', () => {
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const response$ = cold('--(cf|)', { c: { type: 'tool-call', id: 'a', name: 'a', arguments: {} }, f: { type: 'finish' } } as const);
-      const a$ = cold('--(r|)', { r: 'A' });
+      const a$ =        cold('--(r|)', { r: 'A' });
       const model = scriptedModel([response$]);
       const agent = createAgent({ provider: model, model: 'm', tools: [fakeTool('a', a$)] });
       const ac = new AbortController();

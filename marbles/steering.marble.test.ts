@@ -22,16 +22,18 @@ describe('steering messages that arrive mid-turn join history as user messages a
     let done: TurnEventOf<'done'> | undefined;
     const model = scriptedModel([{ toolCalls: [{ id: 'a', name: 'a', arguments: {} }] }, { text: 'ok' }]);
     scheduler.run(({ cold, hot, expectObservable, expectSubscriptions }) => {
-      const a$ = cold('------(r|)', { r: 'A' });
+      const a$ =       cold('------(r|)', { r: 'A' });
       const steering$ = hot('---s', { s: 'also check b' });
-      const expected = '(Ia)--(AJtz|)';
-      const steeringSubs = '^-----!';
+      const expected =      '(Ia)--(AJtz|)';
+      const steeringSubs =  '^-----!';
+      const aSubs =         '^-----!';
       const agent = createAgent({ provider: model, model: 'm', tools: [fakeTool('a', a$)] });
       const events$ = agent.run({ message: 'go', steering: steering$ }).pipe(tap((e) => (done = e.type === 'done' ? e : done)), map(code));
       expectObservable(events$).toBe(expected, {
         I: 'iteration 1', a: 'call a', A: 'a executed', J: 'iteration 2', t: 'text ok', z: 'done final',
       });
       expectSubscriptions(steering$.subscriptions).toBe(steeringSubs);
+      expectSubscriptions(a$.subscriptions).toBe(aSubs);
     });
     expect(model.requests.map((r) => lines(r.messages))).toEqual([
       ['user: go'],
@@ -45,9 +47,9 @@ describe('steering messages that arrive mid-turn join history as user messages a
     let model!: ReturnType<typeof scriptedModel>;
     scheduler.run(({ cold, hot, expectObservable, expectSubscriptions }) => {
       const draft$ = cold<ProviderEvent>('----(df|)', { d: text('draft'), f: finish });
-      const steering$ = hot('--s', { s: 'shorter please' });
-      const expected = 'I---(dJrz|)';
-      const draftSubs = '^---!';
+      const steering$ =              hot('--s', { s: 'shorter please' });
+      const expected =                   'I---(dJrz|)';
+      const draftSubs =                  '^---!';
       model = scriptedModel([draft$, { text: 'revised' }]);
       const agent = createAgent({ provider: model, model: 'm', tools: [] });
       const events$ = agent.run({ message: 'go', steering: steering$ }).pipe(tap((e) => (done = e.type === 'done' ? e : done)), map(code));
@@ -62,13 +64,17 @@ describe('steering messages that arrive mid-turn join history as user messages a
 
   it('several messages within one iteration are added in arrival order', () => {
     const model = scriptedModel([{ toolCalls: [{ id: 'a', name: 'a', arguments: {} }] }, { text: 'ok' }]);
-    scheduler.run(({ cold, hot, expectObservable }) => {
-      const a$ = cold('------(r|)', { r: 'A' });
+    scheduler.run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const a$ =       cold('------(r|)', { r: 'A' });
       const steering$ = hot('-x--y', { x: 'first', y: 'second' });
+      const expected =      '(Ia)--(AJtz|)';
+      const subs =          '^-----!';
       const agent = createAgent({ provider: model, model: 'm', tools: [fakeTool('a', a$)] });
-      expectObservable(agent.run({ message: 'go', steering: steering$ }).pipe(map(code))).toBe('(Ia)--(AJtz|)', {
+      expectObservable(agent.run({ message: 'go', steering: steering$ }).pipe(map(code))).toBe(expected, {
         I: 'iteration 1', a: 'call a', A: 'a executed', J: 'iteration 2', t: 'text ok', z: 'done final',
       });
+      expectSubscriptions(a$.subscriptions).toBe(subs);
+      expectSubscriptions(steering$.subscriptions).toBe(subs);
     });
     expect(lines(model.requests[1].messages).slice(-2)).toEqual(['user: first', 'user: second']);
   });

@@ -27,8 +27,8 @@ describe('a tool that outlives its timeout fails with a clear error and its sign
     let slow!: FakeTool;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const slow$ = cold('----------(r|)', { r: 'late' });
-      const expected = '(Is)-(SJtz|)';
-      const slowSubs = '^----!       ';
+      const expected =   '(Is)-(SJtz|)';
+      const slowSubs =   '^----!       ';
       slow = fakeTool('slow', slow$, { timeoutMs: 5 });
       const agent = createAgent({ provider: calling('slow'), model: 'm', tools: [slow] });
       expectObservable(agent.run({ message: 'go' }).pipe(tap((e) => events.push(e)), map(code))).toBe(expected, values);
@@ -49,8 +49,8 @@ describe('a tool that outlives its timeout fails with a clear error and its sign
     let slow!: FakeTool;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const slow$ = cold('----------(r|)', { r: 'late' });
-      const expected = '(Is)---(SJtz|)';
-      const slowSubs = '^------!      ';
+      const expected =   '(Is)---(SJtz|)';
+      const slowSubs =   '^------!      ';
       slow = fakeTool('slow', slow$);
       const agent = createAgent({ provider: calling('slow'), model: 'm', tools: [slow], knobs: { toolTimeoutMs: 7 } });
       expectObservable(agent.run({ message: 'go' }).pipe(tap((e) => events.push(e)), map(code))).toBe(expected, values);
@@ -66,9 +66,9 @@ describe('a tool that outlives its timeout fails with a clear error and its sign
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const fast$ = cold('-----(r|)', { r: 'quick' });
       const slow$ = cold('--------------------(r|)', { r: 'late' });
-      const expected = '(Ifs)F----(SJtz|)';
-      const fastSubs = '^----!            ';
-      const slowSubs = '^---------!       ';
+      const expected =   '(Ifs)F----(SJtz|)';
+      const fastSubs =   '^----!            ';
+      const slowSubs =   '^---------!       ';
       fast = fakeTool('fast', fast$);
       const agent = createAgent({
         provider: calling('fast', 'slow'),
@@ -86,10 +86,13 @@ describe('a tool that outlives its timeout fails with a clear error and its sign
 
   it('the timer of a tool that finished in time is cleared', () => {
     let pending = -1;
-    scheduler.run(({ cold, expectObservable }) => {
+    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const fast$ = cold('----(r|)', { r: 'quick' });
+      const expected =   '(If)(FJtz|)';
+      const fastSubs =   '^---!';
       const agent = createAgent({ provider: calling('fast'), model: 'm', tools: [fakeTool('fast', fast$, { timeoutMs: 100 })] });
-      expectObservable(agent.run({ message: 'go' }).pipe(map(code))).toBe('(If)(FJtz|)', values);
+      expectObservable(agent.run({ message: 'go' }).pipe(map(code))).toBe(expected, values);
+      expectSubscriptions(fast$.subscriptions).toBe(fastSubs);
       scheduler.schedule(() => (pending = scheduler.actions.length), 5);
     });
     expect(pending).toBe(0);

@@ -32,16 +32,16 @@ describe('unsubscribing from run() tears down the provider request and every too
     let tools!: FakeTool[];
     let pending = -1;
     scheduler.run(({ cold, hot, expectObservable, expectSubscriptions }) => {
-      const response$ = cold('--(abcf|)', { a: toolCall('a'), b: toolCall('b'), c: toolCall('c'), f: finish });
-      const a$ = cold('----------(r|)', { r: 'A' });
-      const b$ = cold('----------(r|)', { r: 'B' });
-      const c$ = cold('----------(r|)', { r: 'C' });
+      const response$ =        cold('--(abcf|)', { a: toolCall('a'), b: toolCall('b'), c: toolCall('c'), f: finish });
+      const a$ =               cold('----------(r|)', { r: 'A' });
+      const b$ =               cold('----------(r|)', { r: 'B' });
+      const c$ =               cold('----------(r|)', { r: 'C' });
       const steering$ = hot<string>('-');
-      const unsub =        '------!';
-      const expected =     'I-(ab)';
-      const responseSubs = '^-!    ';
-      const toolSubs =     '--^---!';
-      const steeringSubs = '^-----!';
+      const unsub =                 '------!';
+      const expected =              'I-(ab)';
+      const responseSubs =          '^-!    ';
+      const toolSubs =              '--^---!';
+      const steeringSubs =          '^-----!';
       tools = [fakeTool('a', a$), fakeTool('b', b$), fakeTool('c', c$)];
       const agent = createAgent({
         provider: recordingModel([response$]),
@@ -72,12 +72,12 @@ describe('unsubscribing from run() tears down the provider request and every too
     const recorded: { signals?: AbortSignal[] } = {};
     let pending = -1;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const a$ = cold('----(r|)', { r: 'A' });
+      const a$ =        cold('----(r|)', { r: 'A' });
       const response$ = cold('----t-----(f|)', { t: text('so far'), f: finish });
-      const unsub =        '----------!';
-      const expected =     '(Ia)(AJ)t  ';
-      const aSubs =        '^---!      ';
-      const responseSubs = '----^-----!';
+      const unsub =          '----------!';
+      const expected =       '(Ia)(AJ)t  ';
+      const aSubs =          '^---!      ';
+      const responseSubs =   '----^-----!';
       const model = recordingModel([{ toolCalls: [{ id: 'a', name: 'a', arguments: {} }] }, response$]);
       recorded.signals = model.signals;
       const agent = createAgent({ provider: model, model: 'm', tools: [fakeTool('a', a$)] });
@@ -98,8 +98,8 @@ describe('unsubscribing from run() tears down the provider request and every too
     let tools!: FakeTool[];
     let pending = -1;
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const a$ = cold('--------(r|)', { r: 'A' });
-      const b$ = cold('--------(r|)', { r: 'B' });
+      const a$ =  cold('--------(r|)', { r: 'A' });
+      const b$ =  cold('--------(r|)', { r: 'B' });
       const unsub =    '-----!';
       const expected = '(Ia)  ';
       const aSubs =    '^----!';

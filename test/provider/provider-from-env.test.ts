@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { providerFromEnv } from '../../examples/provider-from-env.js';
+import { ConfigurationError, createAgent, defineTool } from '../../src/index.js';
+import { startOpenAIServer } from '../fixtures/openai-server.js';
+
+describe('The demo picks a real model from OPENAI_BASE_URL, OPENAI_API_KEY and RTL_MODEL', () => {
+  it('without a base URL or a key it returns undefined (the demo stays scripted)', () => {
+    expect(providerFromEnv({})).toBeUndefined();
+    expect(providerFromEnv({ RTL_MODEL: 'llama3.2', OPENAI_API_KEY: '  ' })).toBeUndefined();
+  });
+
+  it('with a key only it targets OpenAI with gpt-4o-mini unless RTL_MODEL says otherwise', () => {
+    expect(providerFromEnv({ OPENAI_API_KEY: 'sk-test' })).toMatchObject({ model: 'gpt-4o-mini', provider: { name: 'openai', nativeTools: true } });
+    expect(providerFromEnv({ OPENAI_API_KEY: 'sk-test', RTL_MODEL: 'gpt-4.1' })?.model).toBe('gpt-4.1');
+  });
+
+  it('a base URL without RTL_MODEL is a configuration error that says what to set', () => {
+    expect(() => providerFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' })).toThrow(ConfigurationError);
+    expect(() => providerFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' })).toThrow(/RTL_MODEL/);
+  });
+
+  it('RTL_TOOL_PROTOCOL=text wraps the provider in the text tool protocol', () => {
+    const chosen = providerFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', RTL_MODEL: 'tiny', RTL_TOOL_PROTOCOL: 'text' });
+    expect(chosen?.provider.nativeTools).toBe(false);
+    expect(chosen?.description).toBe('tiny at http://127.0.0.1:1/v1 (text tool protocol)');
+  });
+
+  it('runs a whole turn against an OpenAI-compatible server with a real client', async () => {
+    const server = await startOpenAIServer([
+      { kind: 'reply', toolCalls: [{ id: 'c1', name: 'echo', arguments: '{"text":"hi"}' }] },
+      { kind: 'reply', text: 'It said hi.' },
+    ]);
+    try {
+      const chosen = providerFromEnv({ OPENAI_BASE_URL: server.baseURL, RTL_MODEL: 'local-model' });
+      const echo = defineTool({ name: 'echo', description: 'echo', parameters: z.object({ text: z.string() }), execute: ({ text }) => text });
+      const out = await createAgent({ provider: chosen!.provider, model: chosen!.model, tools: [echo] }).complete({ message: 'say hi' });
+      expect(out.text).toBe('It said hi.');
+      expect(server.requests.map((r) => [r.body.model, r.headers.authorization])).toEqual([
+        ['local-model', 'Bearer not-needed'],
+        ['local-model', 'Bearer not-needed'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+});

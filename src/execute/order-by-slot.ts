@@ -5,8 +5,8 @@ import { Observable, type OperatorFunction } from 'rxjs';
  * lower slot has been emitted. Linear: one array write per item, no sorting.
  *
  * ```
- * source:  --c-a---b-|     (slots 2, 0, 1)
- * result:  ----a---(bc)|
+ * source:  --c-a---b----|     (slots 2, 0, 1)
+ * result:  ----a---(bc)-|
  * ```
  * @example
  * ```ts

@@ -21,7 +21,7 @@ export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.toLower
  * ```
  */
 export function summarizeArgs(args: unknown, omit?: string): string {
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return scrubCredentials(render(args));
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return render(args);
   const parts: string[] = [];
   const record = args as Record<string, unknown>;
   if (Object.hasOwn(record, 'path') && omit !== 'path') parts.push(entry('path', record.path));
@@ -29,7 +29,7 @@ export function summarizeArgs(args: unknown, omit?: string): string {
     if (key === 'path' || key === omit) continue;
     parts.push(entry(key, record[key]));
   }
-  return scrubCredentials(parts.join(', '));
+  return parts.join(', ');
 }
 
 function entry(key: string, value: unknown): string {
@@ -37,7 +37,7 @@ function entry(key: string, value: unknown): string {
 }
 
 function render(value: unknown): string {
-  if (typeof value === 'string') return escapeUnsafe(cut(value));
+  if (typeof value === 'string') return escapeUnsafe(cut(scrubCredentials(value)));
   let json: string | undefined;
   try {
     json = JSON.stringify(value, redactSecrets);
@@ -48,7 +48,8 @@ function render(value: unknown): string {
 }
 
 function redactSecrets(this: unknown, key: string, value: unknown): unknown {
-  return key !== '' && !Array.isArray(this) && isSecretKey(key) ? '[redacted]' : value;
+  if (key !== '' && !Array.isArray(this) && isSecretKey(key)) return '[redacted]';
+  return typeof value === 'string' ? scrubCredentials(value) : value;
 }
 
 function cut(text: string): string {

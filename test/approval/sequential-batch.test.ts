@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { ApprovalManager, createAgent, type ApprovalFrontDoor } from '../../src/index.js';
+import { from, lastValueFrom, toArray } from 'rxjs';
+import { createTurnState, dispatchMode, prepareCalls } from '../../src/operators.js';
+import { fakeTool, scriptedModel } from '../../src/testing/index.js';
+import { runTurn, scriptedDoor } from '../prep/harness.js';
+
+/** Two slow tools that record how many ran at once. */
+function concurrencyProbe() {
+  let running = 0;
+  let peak = 0;
+  const slow = () => {
+    running++;
+    peak = Math.max(peak, running);
+    return new Promise<string>((resolve) =>
+      setImmediate(() => {
+        running--;
+        resolve('done');
+      }),
+    );
+  };
+  return { tools: [fakeTool('deploy', slow), fakeTool('file_read', slow)], peak: () => peak };
+}
+
+function run(door: ApprovalFrontDoor, policy = {}) {
+  const probe = concurrencyProbe();
+  const agent = createAgent({
+    provider: scriptedModel([
+      { toolCalls: [{ name: 'file_read', arguments: { p: 1 } }, { name: 'deploy', arguments: {} }, { name: 'file_read', arguments: { p: 2 } }] },
+      { text: 'ok' },
+    ]),
+    model: 'm',
+    tools: probe.tools,
+    approval: new ApprovalManager(policy, door),
+    knobs: { parallelTools: true },
+  });
+  return { agent, probe };
+}
+
+describe('any call in the batch that needs a prompt makes the whole batch sequential', () => {
+  it('with parallelTools on, an approved prompt still runs the batch one call at a time', async () => {
+    const { agent, probe } = run(scriptedDoor(['yes']));
+    await runTurn(agent);
+    expect(probe.peak()).toBe(1);
+  });
+
+  it('a denied prompt makes the batch sequential too (the prompt, not the outcome, decides)', async () => {
+    const { agent, probe } = run(scriptedDoor(['no']));
+    await runTurn(agent);
+    expect(probe.peak()).toBe(1);
+  });
+
+  it('control: the same batch without a prompt runs in parallel', async () => {
+    const { agent, probe } = run(scriptedDoor([]), { autoApprove: ['*'] });
+    await runTurn(agent);
+    expect(probe.peak()).toBeGreaterThan(1);
+  });
+
+  it('preparation marks every call that needed a prompt as prompted (the flag dispatch reads), whatever the answer', async () => {
+    const { agent } = run(scriptedDoor(['no']));
+    const turn = createTurnState(agent.resolved, { message: 'go' }, () => {});
+    const calls = ['file_read', 'deploy', 'file_read'].map((name, slot) => ({ slot, id: `c${slot}`, name, args: { slot }, rawArguments: '{}' }));
+    const prepared = await lastValueFrom(from(calls).pipe(prepareCalls(agent.resolved, turn, agent.resolved.prepSteps), toArray()));
+    expect(prepared.map((p) => [p.name, p.prompted === true, p.filled?.outcome])).toEqual([
+      ['file_read', false, undefined],
+      ['deploy', true, 'denied'],
+      ['file_read', false, undefined],
+    ]);
+    expect(dispatchMode(agent.resolved.knobs, prepared)).toBe('sequential');
+    expect(dispatchMode(agent.resolved.knobs, prepared.map(({ prompted: _p, ...rest }) => rest))).toBe('parallel');
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { ApprovalManager, createAgent, nonInteractiveApproval } from '../../src/index.js';
+import {
+  approvalGate,
+  beforeToolCallHooks,
+  buildPrepSteps,
+  channelDefaults,
+  clearApprovedMarker,
+  dedupGuard,
+  defaultPrepSteps,
+  promptLoopGuard,
+  resolveTool,
+  restoreApprovedMarker,
+  validateArgs,
+} from '../../src/operators.js';
+import { fakeTool, scriptedModel } from '../../src/testing/index.js';
+import { runTurn, scriptedDoor } from './harness.js';
+
+const base = { provider: scriptedModel([]), model: 'm', tools: [] };
+
+describe('Preparation runs per call, in slot order, in the order of BEHAVIOUR.md', () => {
+  it('the full pipeline: hooks → resolve → channel defaults → clear marker → validate → prompt-loop guard → gate → restore marker → dedup', () => {
+    expect(defaultPrepSteps).toEqual([
+      beforeToolCallHooks,
+      resolveTool,
+      channelDefaults,
+      clearApprovedMarker,
+      validateArgs,
+      promptLoopGuard,
+      approvalGate,
+      restoreApprovedMarker,
+      dedupGuard,
+    ]);
+    const full = buildPrepSteps({ ...base, hooks: { beforeToolCall: [() => undefined] }, approval: new ApprovalManager() });
+    expect(full).toEqual(defaultPrepSteps);
+  });
+
+  it('an agent without hooks, approval or dedup gets only the steps that can act, in the same order', () => {
+    expect(buildPrepSteps({ ...base, knobs: { dedupEnabled: false } })).toEqual([
+      resolveTool,
+      channelDefaults,
+      clearApprovedMarker,
+      validateArgs,
+      restoreApprovedMarker,
+    ]);
+  });
+
+  it('calls are prepared one at a time in slot order, and a filled call skips the remaining steps', async () => {
+    const seen: number[] = [];
+    const door = scriptedDoor(['yes', 'yes']);
+    const agent = createAgent({
+      provider: scriptedModel([
+        {
+          toolCalls: [
+            { name: 'w', arguments: { n: 0 } },
+            { name: 'w', arguments: { n: 1 } },
+            { name: 'nope', arguments: { n: 2 } },
+            { name: 'w', arguments: { n: 3 } },
+          ],
+        },
+        { text: 'ok' },
+      ]),
+      model: 'm',
+      tools: [fakeTool('w', 'ok')],
+      hooks: { beforeToolCall: [(call) => void seen.push(call.slot)] },
+      approval: new ApprovalManager({}, door),
+    });
+    await runTurn(agent);
+    expect(seen).toEqual([0, 1, 2, 3]);
+    expect(door.asked.map((r) => (r.arguments as { n: number }).n)).toEqual([0, 1, 3]);
+  });
+
+  it('the agent builds its pipeline once', () => {
+    const agent = createAgent({ ...base, approval: new ApprovalManager({}, nonInteractiveApproval()) });
+    expect(agent.resolved.prepSteps).toContain(approvalGate);
+    expect(Object.isFrozen(agent.resolved.prepSteps)).toBe(true);
+  });
+});

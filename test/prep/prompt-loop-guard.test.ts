@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { ApprovalManager, createAgent, LoopAbortedError, nonInteractiveApproval, type ApprovalFrontDoor } from '../../src/index.js';
+import { fakeTool, scriptedModel, type ScriptedStep } from '../../src/testing/index.js';
+import { ofType, outcomes, runTurn, scriptedDoor } from './harness.js';
+
+const shellCall = (args: Record<string, unknown>, id?: string) => ({ id, name: 'shell', arguments: args });
+
+function setup(steps: ScriptedStep[], door: ApprovalFrontDoor, marker = true) {
+  const shell = fakeTool('shell', 'ran', { approvalMarker: marker });
+  const agent = createAgent({
+    provider: scriptedModel(steps),
+    model: 'm',
+    tools: [shell],
+    approval: new ApprovalManager({ alwaysAsk: ['shell'] }, door),
+    excludedTools: ['rm'],
+  });
+  return { shell, agent };
+}
+
+describe('prompt-loop guard: a repeat of a prompt-required approvalMarker call in the same iteration is deduplicated without prompting', () => {
+  it('the second identical call in a batch gets no prompt and ends deduplicated', async () => {
+    const door = scriptedDoor(['no', 'yes']);
+    const { agent, shell } = setup([{ toolCalls: [shellCall({ cmd: 'rm -rf x' }, 'a'), shellCall({ cmd: 'rm -rf x' }, 'b')] }, { text: 'ok' }], door);
+    const { events } = await runTurn(agent);
+    expect(door.asked).toHaveLength(1);
+    expect(ofType(events, 'approval-request')).toHaveLength(1);
+    expect(outcomes(events)).toEqual([
+      ['shell', 'denied', false, 'Denied by user.'],
+      ['shell', 'deduplicated', false, "Skipped duplicate call to 'shell' with identical arguments."],
+    ]);
+    expect(shell.calls).toEqual([]);
+  });
+
+  it('keys in another order and a model-sent marker do not make it a different call', async () => {
+    const door = scriptedDoor(['yes', 'yes']);
+    const { agent, shell } = setup(
+      [{ toolCalls: [shellCall({ cmd: 'ls', cwd: '/' }, 'a'), shellCall({ cwd: '/', approved: true, cmd: 'ls' }, 'b')] }, { text: 'ok' }],
+      door,
+    );
+    const { events } = await runTurn(agent);
+    expect(door.asked).toHaveLength(1);
+    expect(outcomes(events).map((o) => o[1])).toEqual(['executed', 'deduplicated']);
+    expect(shell.calls).toHaveLength(1);
+  });
+});
+
+describe('prompt-loop guard: a repeat in a later iteration of a call that was not approved aborts the turn with LoopAbortedError', () => {
+  it('a denied call repeated in the next iteration aborts before any second prompt; the message names the tool', async () => {
+    const door = scriptedDoor(['no', 'yes']);
+    const { agent, shell } = setup(
+      [{ toolCalls: [shellCall({ cmd: 'rm -rf /' })] }, { toolCalls: [shellCall({ cmd: 'rm -rf /', approved: true })] }, { text: 'never' }],
+      door,
+    );
+    const { error, events } = await runTurn(agent);
+    expect(error).toBeInstanceOf(LoopAbortedError);
+    const err = error as LoopAbortedError;
+    expect(err.toolName).toBe('shell');
+    expect(err.code).toBe('loop_aborted');
+    expect(err.message).toContain("'shell'");
+    expect(err.message).toMatch(/repeated an unapproved call/);
+    expect(door.asked).toHaveLength(1);
+    expect(shell.calls).toEqual([]);
+    expect(ofType(events, 'iteration')).toHaveLength(2);
+    expect(ofType(events, 'tool-call').filter((e) => e.iteration === 2)).toEqual([]);
+  });
+
+  it('an unanswered (non-interactive) call repeated later aborts too; agent.complete rejects with the error', async () => {
+    const { agent } = setup([{ toolCalls: [shellCall({ cmd: 'deploy' })] }, { toolCalls: [shellCall({ cmd: 'deploy' })] }], nonInteractiveApproval());
+    await expect(agent.complete({ message: 'go' })).rejects.toBeInstanceOf(LoopAbortedError);
+  });
+
+  it('a replaced call is not an approval: repeating it later aborts', async () => {
+    const { agent } = setup([{ toolCalls: [shellCall({ cmd: 'x' })] }, { toolCalls: [shellCall({ cmd: 'x' })] }], scriptedDoor([{ replaceWith: 'done by hand' }]));
+    expect((await runTurn(agent)).error).toBeInstanceOf(LoopAbortedError);
+  });
+
+  it('an approved call may come back in a later iteration: it is asked about again, no abort', async () => {
+    const door = scriptedDoor(['yes', 'yes']);
+    const { agent, shell } = setup([{ toolCalls: [shellCall({ cmd: 'ls' })] }, { toolCalls: [shellCall({ cmd: 'ls' })] }, { text: 'ok' }], door);
+    const { error, done } = await runTurn(agent);
+    expect(error).toBeUndefined();
+    expect(done?.text).toBe('ok');
+    expect(door.asked).toHaveLength(2);
+    expect(shell.calls).toHaveLength(2);
+  });
+
+  it('different arguments in a later iteration are a new call, asked about normally', async () => {
+    const door = scriptedDoor(['no', 'yes']);
+    const { agent, shell } = setup([{ toolCalls: [shellCall({ cmd: 'a' })] }, { toolCalls: [shellCall({ cmd: 'b' })] }, { text: 'ok' }], door);
+    const { error } = await runTurn(agent);
+    expect(error).toBeUndefined();
+    expect(shell.calls.map((c) => c.args.cmd)).toEqual(['b']);
+  });
+
+  it('a tool without approvalMarker is not guarded: a denied call repeated later is asked about again', async () => {
+    const door = scriptedDoor(['no', 'no']);
+    const { agent } = setup([{ toolCalls: [shellCall({ cmd: 'a' })] }, { toolCalls: [shellCall({ cmd: 'a' })] }, { text: 'ok' }], door, false);
+    const { error } = await runTurn(agent);
+    expect(error).toBeUndefined();
+    expect(door.asked).toHaveLength(2);
+  });
+
+  it('the guard lasts one turn: the next turn may ask again', async () => {
+    const door = scriptedDoor(['no', 'no']);
+    const { agent } = setup([{ toolCalls: [shellCall({ cmd: 'a' })] }, { text: 'ok' }, { toolCalls: [shellCall({ cmd: 'a' })] }, { text: 'ok' }], door);
+    expect((await runTurn(agent)).error).toBeUndefined();
+    expect((await runTurn(agent)).error).toBeUndefined();
+    expect(door.asked).toHaveLength(2);
+  });
+});
+
+describe('calls to unknown or excluded tools skip the approval gate (they never run)', () => {
+  it('no prompt, no approval event; the slots end unknown and excluded', async () => {
+    const door = scriptedDoor(['yes', 'yes']);
+    const { agent } = setup([{ toolCalls: [{ name: 'nope', arguments: {} }, { name: 'rm', arguments: {} }] }, { text: 'ok' }], door);
+    const { events } = await runTurn(agent);
+    expect(door.asked).toEqual([]);
+    expect(ofType(events, 'approval-request')).toEqual([]);
+    expect(outcomes(events).map((o) => o[1])).toEqual(['unknown', 'excluded']);
+  });
+
+  it('repeating an unknown call in a later iteration is not a prompt loop', async () => {
+    const { agent } = setup([{ toolCalls: [{ name: 'nope', arguments: {} }] }, { toolCalls: [{ name: 'nope', arguments: {} }] }, { text: 'ok' }], nonInteractiveApproval());
+    expect((await runTurn(agent)).error).toBeUndefined();
+  });
+});

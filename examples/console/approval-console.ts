@@ -89,7 +89,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
         res.end(req.method === 'HEAD' ? undefined : body);
         return;
       }
-      if (path === '/events') return stream(req, res, url);
+      if (path === '/events' && req.method === 'GET') return stream(req, res, url);
       const asset = STATIC[path];
       if (asset) {
         res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.type });

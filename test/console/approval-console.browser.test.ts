@@ -190,7 +190,7 @@ describe('a disconnect or timeout is unanswerable and ends in the policy denial'
   it('no decision before the timeout denies the call by policy', async () => {
     const rc = await consoleFor({ decisionTimeoutMs: 200 });
     const page = await pageFor(rc);
-    await sendAndAwaitApproval(page);
+    await page.click('#send');
     await page.waitForSelector('[data-card="approval"][data-reason="timeout"]');
     await page.waitForSelector(`${writeCard}[data-outcome="denied"]`);
     await expect(page.locator(`${writeCard} .output`).textContent()).resolves.toContain(POLICY_DENIAL_TEXT);

@@ -30,7 +30,7 @@ export function toProviderError(provider: string, client: object, err: unknown, 
   if (isA(err, classes.APIUserAbortError)) return new ProviderError(`${prefix}: the request was cancelled.`, { cause: err });
   if (isA(err, classes.APIConnectionTimeoutError)) return new ProviderError(`${prefix}: the request timed out.`, { cause: err });
   if (isA(err, classes.APIConnectionError)) {
-    return new ProviderError(`${prefix}: could not reach the server (${describe(err)}).`, { cause: err });
+    return new ProviderError(`${prefix}: no response from the server (${describe(err)}).`, { cause: err });
   }
   if (err instanceof SyntaxError) {
     return new ProviderError(`${prefix}: the server sent a malformed stream event (${err.message}).`, { cause: err });
@@ -71,9 +71,13 @@ function reportedError(err: unknown): string | undefined {
   return typeof message === 'string' ? message : JSON.stringify(body);
 }
 
+/** The most specific message in the error's cause chain (e.g. `connect ECONNREFUSED …` under `fetch failed`). */
 function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
-  const cause = (err as { cause?: unknown }).cause;
-  const causeText = cause instanceof Error && cause.message && cause.message !== err.message ? `: ${cause.message}` : '';
-  return `${err.message}${causeText}`;
+  let deepest: Error = err;
+  for (let cause = (err as { cause?: unknown }).cause, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    if (cause.message) deepest = cause;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return deepest.message || err.name;
 }

@@ -44,11 +44,19 @@ describe('Provider failures end the request with a typed ProviderError', () => {
     expect(s.requests).toHaveLength(2);
   });
 
-  it('a connection reset before any response says the server could not be reached, without a status', async () => {
+  it('a connection reset before any response is a no-response error, without a status', async () => {
     const s = await serve([{ kind: 'reset' }]);
     const err = asProviderError(await errorOf(openAIChatProvider(clientFor(s))));
     expect(err.status).toBeUndefined();
-    expect(err.message).toMatch(/^Provider 'openai-chat' failed: could not reach the server/);
+    expect(err.message).toMatch(/^Provider 'openai-chat' failed: no response from the server \(.+\)\.$/);
+  });
+
+  it('a server that is not listening gives the connection error in the message', async () => {
+    const s = await serve([]);
+    const client = clientFor(s);
+    await s.close();
+    const err = asProviderError(await errorOf(openAIChatProvider(client)));
+    expect(err.message).toMatch(/no response from the server \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)/);
   });
 
   it('a connection reset mid-stream fails after the text that did arrive', async () => {

@@ -56,15 +56,20 @@ export class Finder {
 }
 
 /**
- * Lowercases ASCII letters only, so every index into the result is an index into the input
- * (full Unicode lowercasing can change the length, e.g. 'İ').
+ * Lowercases for case-insensitive tag search so that every index into the result is an index
+ * into the input (full Unicode lowercasing can change the length, e.g. 'İ'; then only ASCII
+ * letters are lowercased).
  *
  * @example
  * ```ts
  * asciiLower('<TOOL_CALL>İ'); // '<tool_call>İ'
  * ```
  */
-export const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+export function asciiLower(text: string): string {
+  const lowered = text.toLowerCase();
+  // Only 'İ' grows when lowercased, and nothing shrinks: the same length means the same indices.
+  return lowered.length === text.length ? lowered : text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+}
 
 /** Index of the first non-whitespace character in `[from, to)`, or `to`. */
 export function skipSpace(text: string, from: number, to: number, meter?: ScanMeter): number {

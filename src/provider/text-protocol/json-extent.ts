@@ -76,3 +76,23 @@ export function decodeJson(text: string, meter?: ScanMeter): Decoded {
     return { ok: false, reason: err instanceof Error ? err.message : String(err) };
   }
 }
+
+/**
+ * Decodes the JSON value `[start, extent.end)` of `text` whose extent is already known (no second
+ * bracket scan); too deep nesting is refused like in `decodeJson`.
+ *
+ * @example
+ * ```ts
+ * const extent = jsonExtent(text, 0)!;
+ * parseJsonSpan(text, 0, extent);
+ * ```
+ */
+export function parseJsonSpan(text: string, start: number, extent: JsonExtent, meter?: ScanMeter): Decoded {
+  if (extent.depth > MAX_JSON_DEPTH) return { ok: false, reason: `nested deeper than ${MAX_JSON_DEPTH} levels` };
+  if (meter) meter.steps += extent.end - start;
+  try {
+    return { ok: true, value: JSON.parse(text.slice(start, extent.end)) };
+  } catch (err) {
+    return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -2,7 +2,7 @@ import type { ParsedToolCall } from '../provider.js';
 import { callsFromJson } from './call-shape.js';
 import { isExample } from './example-guard.js';
 import { asciiLower, Finder, skipSpace, trimEnd, type ScanMeter } from './finder.js';
-import { decodeJson, jsonExtent } from './json-extent.js';
+import { decodeJson, jsonExtent, parseJsonSpan } from './json-extent.js';
 import { markupCall } from './xml-calls.js';
 import { stripThink } from './strip-think.js';
 
@@ -51,8 +51,11 @@ export function parseTextToolCalls(text: string, knownTools: readonly string[]):
  * ```
  */
 export function scanTextToolCalls(text: string, knownTools: Iterable<string>, meter?: ScanMeter): TextParseResult {
-  const visible = stripThink(typeof text === 'string' ? text : '', meter);
-  const lower = asciiLower(visible);
+  const input = typeof text === 'string' ? text : '';
+  const inputLower = asciiLower(input);
+  if (meter) meter.steps += input.length;
+  const visible = stripThink(input, inputLower, meter);
+  const lower = visible === input ? inputLower : asciiLower(visible);
   const finder = new Finder(lower, meter);
   const found: ParsedToolCall[] = [];
   let malformed = false;
@@ -92,7 +95,7 @@ function taggedSegment(text: string, finder: Finder, at: number, meter?: ScanMet
     if (!lower.startsWith(tag, at)) continue;
     const close = closingTag(finder, at + tag.length);
     const body = bodyCalls(text, finder, at + tag.length, close?.at ?? lower.length, close !== undefined, meter);
-    return body && { ...body, end: close?.end ?? lower.length };
+    return body && { end: close?.end ?? lower.length, calls: body.calls, malformed: body.malformed };
   }
   if (lower.startsWith('<invoke', at) && /\s/.test(lower.charAt(at + 7))) return markupSegment(text, finder, at, 'invoke', meter);
   if (lower.startsWith('<function=', at)) return markupSegment(text, finder, at, 'function', meter);
@@ -108,7 +111,7 @@ function fencedSegment(text: string, finder: Finder, at: number, meter?: ScanMet
   const start = info + alias.length;
   const close = finder.find('```', start);
   const body = bodyCalls(text, finder, start, close === -1 ? lower.length : close, close !== -1, meter);
-  return body && { ...body, end: close === -1 ? lower.length : close + 3 };
+  return body && { end: close === -1 ? lower.length : close + 3, calls: body.calls, malformed: body.malformed };
 }
 
 function markupSegment(text: string, finder: Finder, at: number, form: 'invoke' | 'function', meter?: ScanMeter): Segment | undefined {
@@ -132,7 +135,14 @@ function closingTag(finder: Finder, from: number): { at: number; end: number } |
  * The calls in a block body `[start, end)`: JSON calls (optionally in a ```json fence), or
  * `<invoke>`/`<function=>` markup. An unclosed block whose body is not JSON or markup is prose.
  */
-function bodyCalls(text: string, finder: Finder, start: number, end: number, closed: boolean, meter?: ScanMeter) {
+function bodyCalls(
+  text: string,
+  finder: Finder,
+  start: number,
+  end: number,
+  closed: boolean,
+  meter?: ScanMeter,
+): { calls: readonly ParsedToolCall[]; malformed?: string } | undefined {
   const lower = finder.text;
   let s = skipSpace(lower, start, end, meter);
   if (lower.startsWith('<invoke', s) || lower.startsWith('<function=', s)) {
@@ -158,7 +168,7 @@ function bodyCalls(text: string, finder: Finder, start: number, end: number, clo
   while (s < e) {
     const extent = jsonExtent(text, s, e, meter);
     if (extent === undefined) return { calls: [], malformed: 'the JSON in the block is incomplete' };
-    const decoded = decodeJson(text.slice(s, extent.end), meter);
+    const decoded = parseJsonSpan(text, s, extent, meter);
     if (!decoded.ok) return { calls: [], malformed: `the JSON in the block is invalid (${decoded.reason})` };
     const shape = callsFromJson(decoded.value, meter);
     if (!shape.ok) return { calls: [], malformed: shape.reason };

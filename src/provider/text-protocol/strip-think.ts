@@ -10,8 +10,7 @@ import { asciiLower, Finder, type ScanMeter } from './finder.js';
  * stripThink('<think>maybe <tool_call>…</tool_call></think>Done.'); // 'Done.'
  * ```
  */
-export function stripThink(text: string, meter?: ScanMeter): string {
-  const lower = asciiLower(text);
+export function stripThink(text: string, lower = asciiLower(text), meter?: ScanMeter): string {
   if (meter) meter.steps += text.length;
   if (lower.indexOf('think') === -1) return text;
   const finder = new Finder(lower, meter);

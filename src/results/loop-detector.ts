@@ -105,15 +105,18 @@ export class LoopDetector {
   check(results: readonly LoopObservation[]): LoopReport {
     if (!this.knobs.enabled) return NO_REPORT;
     this.batch++;
-    const found = new Map<string, LoopVerdict>();
+    let found: Map<string, LoopVerdict> | undefined;
     for (const result of results) {
-      for (const verdict of this.observe(result)) {
+      const verdicts = this.observe(result);
+      if (verdicts.length === 0) continue;
+      found ??= new Map();
+      for (const verdict of verdicts) {
         const key = `${verdict.pattern}\u0000${verdict.tool}`;
         const seen = found.get(key);
         if (!seen || RANK[verdict.level] >= RANK[seen.level]) found.set(key, verdict);
       }
     }
-    if (found.size === 0) return NO_REPORT;
+    if (!found) return NO_REPORT;
     const verdicts = [...found.values()];
     const abort = verdicts.find((v) => v.level === 'abort');
     return { verdicts, notes: verdicts.filter((v) => v.level !== 'abort').map((v) => v.text), abort };
@@ -122,77 +125,77 @@ export class LoopDetector {
   /** Records one result as a batch of its own; returns what it completed (nothing for failed or ignored calls). */
   record(result: LoopObservation): LoopVerdict[] {
     this.batch++;
-    return this.observe(result);
+    return [...this.observe(result)];
   }
 
-  private observe(result: LoopObservation): LoopVerdict[] {
-    if (!this.knobs.enabled || result.outcome !== 'executed' || this.ignore.has(result.name)) return [];
+  private observe(result: LoopObservation): readonly LoopVerdict[] {
+    if (!this.knobs.enabled || result.outcome !== 'executed' || this.ignore.has(result.name)) return NONE;
     const signature = `${result.name}\u0000${canonicalJson(result.args)}`;
     const entry: Entry = { name: result.name, signature, output: result.output, batch: this.batch };
-    this.window.push(entry);
-    if (this.window.length > this.size) this.window.shift();
-    const verdicts: LoopVerdict[] = [];
-    this.repeat(entry, verdicts);
-    this.pingPong(entry, verdicts);
-    this.noProgress(entry, verdicts);
-    return verdicts;
+    const w = this.window;
+    w.push(entry);
+    if (w.length > this.size) w.shift();
+    // one pass: identical calls (repeat), and same tool + same result (no-progress), whose
+    // distinct batches are counted as changes of batch number (entries are in batch order)
+    let repeats = 0;
+    let batches = 0;
+    let lastBatch = -1;
+    let varied = false;
+    for (const e of w) {
+      if (e.signature === signature) repeats++;
+      if (e.name !== entry.name || e.output !== entry.output) continue;
+      if (e.batch !== lastBatch) {
+        batches++;
+        lastBatch = e.batch;
+      }
+      if (e.signature !== signature) varied = true;
+    }
+    let found: LoopVerdict[] | undefined;
+    const t = this.thresholds;
+    const repeat = levelOf(repeats, t.repeat);
+    if (repeat) (found ??= []).push(verdict('repeat', repeat, entry.name, repeats, REPEAT_TEXT[repeat](entry.name, repeats)));
+    const cycles = this.pingPongCycles();
+    const pingPong = levelOf(cycles, t.pingPong);
+    if (pingPong) {
+      const other = w[w.length - 2].name;
+      (found ??= []).push(verdict('ping-pong', pingPong, entry.name, cycles, PING_PONG_TEXT[pingPong](other, entry.name, cycles)));
+    }
+    const noProgress = varied ? levelOf(batches, t.noProgress) : undefined;
+    if (noProgress) (found ??= []).push(verdict('no-progress', noProgress, entry.name, batches, NO_PROGRESS_TEXT[noProgress](entry.name, batches)));
+    return found ?? NONE;
   }
 
-  private repeat(entry: Entry, out: LoopVerdict[]): void {
-    let n = 0;
-    for (const e of this.window) if (e.signature === entry.signature) n++;
-    const level = levelOf(n, this.thresholds.repeat);
-    if (!level) return;
-    const text =
-      level === 'warning' ? loopTexts.repeatWarning(entry.name, n) : level === 'blocked' ? loopTexts.repeatBlocked(entry.name, n) : loopTexts.repeatAbort(entry.name, n);
-    out.push({ pattern: 'repeat', level, tool: entry.name, count: n, text });
-  }
-
-  private pingPong(entry: Entry, out: LoopVerdict[]): void {
+  /** Full cycles of two tools alternating at the end of the window, each side's result unchanged. */
+  private pingPongCycles(): number {
     const w = this.window;
     const last = w.length - 1;
-    if (last < 3) return;
+    if (last < 3) return 0;
+    const entry = w[last];
     const other = w[last - 1];
-    if (other.name === entry.name) return;
+    if (other.name === entry.name) return 0;
     let length = 2;
     for (let i = last - 2; i >= 0; i--) {
       const expected = (last - i) % 2 === 0 ? entry : other;
       if (w[i].name !== expected.name || w[i].output !== expected.output) break;
       length++;
     }
-    const cycles = Math.floor(length / 2);
-    const level = levelOf(cycles, this.thresholds.pingPong);
-    if (!level) return;
-    const [a, b] = [other.name, entry.name];
-    const text =
-      level === 'warning'
-        ? loopTexts.pingPongWarning(a, b, cycles)
-        : level === 'blocked'
-          ? loopTexts.pingPongBlocked(a, b, cycles)
-          : loopTexts.pingPongAbort(a, b, cycles);
-    out.push({ pattern: 'ping-pong', level, tool: entry.name, count: cycles, text });
-  }
-
-  private noProgress(entry: Entry, out: LoopVerdict[]): void {
-    const signatures = new Set<string>();
-    const batches = new Set<number>();
-    for (const e of this.window) {
-      if (e.name !== entry.name || e.output !== entry.output) continue;
-      signatures.add(e.signature);
-      batches.add(e.batch);
-    }
-    const n = batches.size;
-    const level = signatures.size > 1 ? levelOf(n, this.thresholds.noProgress) : undefined;
-    if (!level) return;
-    const text =
-      level === 'warning'
-        ? loopTexts.noProgressWarning(entry.name, n)
-        : level === 'blocked'
-          ? loopTexts.noProgressBlocked(entry.name, n)
-          : loopTexts.noProgressAbort(entry.name, n);
-    out.push({ pattern: 'no-progress', level, tool: entry.name, count: n, text });
+    return Math.floor(length / 2);
   }
 }
+
+const NONE: readonly LoopVerdict[] = Object.freeze([]);
+
+const REPEAT_TEXT = { warning: loopTexts.repeatWarning, blocked: loopTexts.repeatBlocked, abort: loopTexts.repeatAbort } as const;
+const PING_PONG_TEXT = { warning: loopTexts.pingPongWarning, blocked: loopTexts.pingPongBlocked, abort: loopTexts.pingPongAbort } as const;
+const NO_PROGRESS_TEXT = { warning: loopTexts.noProgressWarning, blocked: loopTexts.noProgressBlocked, abort: loopTexts.noProgressAbort } as const;
+
+const verdict = (pattern: LoopPattern, level: LoopLevel, tool: string, count: number, text: string): LoopVerdict => ({
+  pattern,
+  level,
+  tool,
+  count,
+  text,
+});
 
 function levelOf(count: number, t: Readonly<Record<LoopLevel, number>>): LoopLevel | undefined {
   if (count >= t.abort) return 'abort';

@@ -68,13 +68,16 @@ export const KEYED_RULES = {
   /** Cookie and Set-Cookie headers: the whole header value, to the end of the line. */
   cookieHeader: `(?<ck>\\b(?:${ci('set-cookie')}|${ci('cookie')})[ \\t]*:[ \\t]*)(?<cv>[^\\r\\n"\\\\]{8,})`,
   /**
-   * `key: value` / `key=value` / `"key": "value"` for secret-looking keys. A quoted value runs to
-   * its closing quote (spaces included, escapes skipped); a bare one to whitespace or `"',;&`.
+   * `key: value` / `key=value` / `"key": "value"` for secret-looking keys, also in JSON held in a
+   * JSON string (escaped quotes). A quoted value runs to its closing quote (spaces included,
+   * escapes skipped), an escaped-quoted one to the next backslash, a bare one to whitespace or
+   * one of `"',;&` (or an escaped quote).
    */
   keyValue:
-    `(?<kk>(?:${SECRET_KEYS.join('|')})[A-Za-z0-9_.-]{0,40}["']?[ \\t]*[:=][ \\t]*)` +
-    `(?:(?<kq>["'](?:${SCHEMES}[ \\t]+)?)${NOT_REDACTED}(?<kqv>(?:[^"'\\\\\\r\\n]|\\\\.){8,})` +
-    `|(?<ks>(?:${SCHEMES}[ \\t]+)?)${NOT_REDACTED}(?<kv>[^\\s"',;&]{8,}))`,
+    `(?<kk>(?:${SECRET_KEYS.join('|')})[A-Za-z0-9_.-]{0,40}(?:\\\\?["'])?[ \\t]*[:=][ \\t]*)` +
+    `(?:(?<ke>\\\\["'](?:${SCHEMES}[ \\t]+)?)${NOT_REDACTED}(?<kev>[^"'\\\\\\r\\n]{8,})` +
+    `|(?<kq>["'](?:${SCHEMES}[ \\t]+)?)${NOT_REDACTED}(?<kqv>(?:[^"'\\\\\\r\\n]|\\\\.){8,})` +
+    `|(?<ks>(?:${SCHEMES}[ \\t]+)?)${NOT_REDACTED}(?<kv>(?:[^\\s"',;&\\\\]|\\\\(?!["'])){8,}))`,
   /** A bare `Bearer <token>`. */
   bearer: `(?<bk>\\b${ci('bearer')}[ \\t]+)(?<bv>[A-Za-z0-9._~+/=-]{16,})`,
 } as const;

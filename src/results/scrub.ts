@@ -18,13 +18,14 @@ const ALL = new RegExp(
   'g',
 );
 
-type Groups = Partial<Record<'pem' | 'ck' | 'cv' | 'kk' | 'kq' | 'kqv' | 'ks' | 'kv' | 'bk' | 'bv' | 'up' | 'uv', string>>;
+type Groups = Partial<Record<'pem' | 'ck' | 'cv' | 'kk' | 'ke' | 'kev' | 'kq' | 'kqv' | 'ks' | 'kv' | 'bk' | 'bv' | 'up' | 'uv', string>>;
 
 /** A secret value, as rendered: its first 4 characters then `*[REDACTED]`. */
 export const redactValue = (value: string): string => `${value.slice(0, 4)}*${REDACTED}`;
 
 function replace(match: string, ...rest: unknown[]): string {
   const g = rest[rest.length - 1] as Groups;
+  if (g.kev !== undefined) return `${g.kk}${g.ke}${redactValue(g.kev)}`;
   if (g.kqv !== undefined) return `${g.kk}${g.kq}${redactValue(g.kqv)}`;
   if (g.kv !== undefined) return `${g.kk}${g.ks}${redactValue(g.kv)}`;
   if (g.cv !== undefined) return g.ck + redactValue(g.cv);

@@ -1,0 +1,127 @@
+import pino from 'pino';
+import { lastValueFrom, of, toArray } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, defineTool, logTurn, type Logger, pinoScrubbing, ProviderError, type TurnEvent } from '../../src/index.js';
+import { scriptedModel } from '../../src/testing/index.js';
+
+type Line = Record<string, unknown> & { level: number; msg: string };
+
+function pinoInto(level = 'debug', options: pino.LoggerOptions = {}) {
+  const lines: Line[] = [];
+  const logger = pino({ level, base: undefined, timestamp: false, ...options }, { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
+  return { logger, lines };
+}
+
+const add = defineTool({ name: 'add', description: 'adds', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) });
+const broken = defineTool({ name: 'broken', description: 'fails', parameters: z.object({}), execute: () => ({ success: false, output: 'disk full' }) });
+const turnScript = () =>
+  scriptedModel([
+    { toolCalls: [{ id: 'c1', name: 'add', arguments: { a: 1, b: 2 } }, { id: 'c2', name: 'broken', arguments: {} }], usage: { inputTokens: 10, outputTokens: 5 } },
+    { text: 'three' },
+  ]);
+
+describe('a pino logger passed to createAgent logs each turn through a child logger carrying the turn id', () => {
+  it('every line of the turn carries its turn id and the agent alias', async () => {
+    const { logger, lines } = pinoInto();
+    const agent = createAgent({ name: 'helper', provider: turnScript(), model: 'm', tools: [add, broken], logger });
+    await agent.complete({ message: 'go', ingress: { channel: 'slack', turnId: 'turn-7' } });
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) expect(line).toMatchObject({ turnId: 'turn-7', agent: 'helper' });
+  });
+
+  it('levels: iterations, calls and usage at debug; successful results and the end at info; failed results at warn', async () => {
+    const { logger, lines } = pinoInto();
+    const agent = createAgent({ provider: turnScript(), model: 'm', tools: [add, broken], logger });
+    await agent.complete({ message: 'go', ingress: { channel: 'slack', turnId: 't' } });
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [20, 'turn started'],
+      [20, 'iteration'],
+      [20, 'usage'],
+      [20, 'tool call'],
+      [30, 'tool result'],
+      [20, 'tool call'],
+      [40, 'tool result'],
+      [20, 'iteration'],
+      [30, 'turn done'],
+    ]);
+    expect(lines[3]).toMatchObject({ tool: 'add', toolCallId: 'c1', iteration: 1, slot: 0, args: { a: 1, b: 2 } });
+    expect(lines[6]).toMatchObject({ tool: 'broken', toolCallId: 'c2', outcome: 'failed', success: false, output: 'Error: disk full' });
+    expect(lines[8]).toMatchObject({ reason: 'final', iterations: 2, textChars: 5 });
+  });
+
+  it('each turn gets its own child: a second turn logs a different generated turn id', async () => {
+    const { logger, lines } = pinoInto();
+    let n = 0;
+    const provider = scriptedModel(() => ({ text: 'hi' }));
+    const agent = createAgent({ provider, model: 'm', tools: [], logger, ids: () => `id-${++n}` });
+    await agent.complete({ message: 'one' });
+    await agent.complete({ message: 'two' });
+    expect([...new Set(lines.map((l) => l.turnId))]).toEqual(['id-1', 'id-2']);
+  });
+
+  it('a failed turn is logged at error with its code and a scrubbed message', async () => {
+    const { logger, lines } = pinoInto();
+    const provider = scriptedModel([]);
+    provider.request = () => {
+      throw new ProviderError('Incorrect API key provided: sk-live0123456789abcdefghij', { status: 401 });
+    };
+    const agent = createAgent({ provider, model: 'm', tools: [], logger });
+    await expect(agent.complete({ message: 'go' })).rejects.toBeInstanceOf(ProviderError);
+    const failed = lines.find((l) => l.msg === 'turn failed')!;
+    expect(failed.level).toBe(50);
+    expect(failed.code).toBe('provider_error');
+    expect(JSON.stringify(failed)).not.toContain('0123456789abcdef');
+  });
+
+  it('at level info no debug line is written', async () => {
+    const { logger, lines } = pinoInto('info');
+    const agent = createAgent({ provider: turnScript(), model: 'm', tools: [add, broken], logger });
+    await agent.complete({ message: 'go' });
+    expect(lines.map((l) => l.msg)).toEqual(['tool result', 'tool result', 'turn done']);
+  });
+});
+
+describe('logTurn works with any Logger and passes events through unchanged', () => {
+  it('a logger without child gets the bindings on every line', async () => {
+    const calls: [string, object, string | undefined][] = [];
+    const logger: Logger = {
+      debug: (o, m) => void calls.push(['debug', o, m]),
+      info: (o, m) => void calls.push(['info', o, m]),
+      warn: (o, m) => void calls.push(['warn', o, m]),
+      error: (o, m) => void calls.push(['error', o, m]),
+    };
+    const events: TurnEvent[] = [
+      { type: 'iteration', iteration: 1 },
+      { type: 'done', text: 'x', reason: 'final', history: [], iterations: 1 },
+    ];
+    const out = await lastValueFrom(of(...events).pipe(logTurn(logger, { turnId: 'abc' }), toArray()));
+    expect(out).toEqual(events);
+    expect(calls).toEqual([
+      ['debug', { turnId: 'abc', channel: undefined }, 'turn started'],
+      ['debug', { turnId: 'abc', iteration: 1 }, 'iteration'],
+      ['info', { turnId: 'abc', reason: 'final', iterations: 1, textChars: 1 }, 'turn done'],
+    ]);
+  });
+});
+
+describe('pinoScrubbing keeps credentials out of lines your own code logs', () => {
+  it('secret-named fields are censored and secret shapes in any string are redacted', () => {
+    const { logger, lines } = pinoInto('info', { ...pinoScrubbing });
+    logger.info(
+      {
+        password: 'correct horse',
+        request: { headers: { authorization: 'Bearer abcdefghijklmnop' } },
+        deep: { db: { conn: { secret_key: 'abcdefghijkl', url: 'postgres://u:pw12345678@h/db' } } },
+        note: `key ghp_${'a'.repeat(36)}`,
+      },
+      'login',
+    );
+    expect(lines[0]).toMatchObject({
+      password: '[REDACTED]',
+      request: { headers: { authorization: '[REDACTED]' } },
+      deep: { db: { conn: { secret_key: 'abcd*[REDACTED]', url: 'postgres://u:[REDACTED]@h/db' } } },
+      note: 'key [REDACTED]',
+    });
+  });
+});

@@ -24,8 +24,11 @@ export interface ApprovalRequest {
 /** An operator's answer; `null` means nobody could answer (policy then denies). */
 export type ApprovalAnswer = 'yes' | 'no' | 'always' | { readonly replaceWith: string } | null;
 
-/** An answer given directly, or as a Promise or Observable of one (its first value counts). */
-export type ApprovalAnswerInput = ApprovalAnswer | PromiseLike<ApprovalAnswer> | Observable<ApprovalAnswer>;
+/**
+ * An answer given directly, or as a Promise or Observable of one (its first value counts). Any
+ * other value (an unknown word, a non-text replacement) is unanswerable, like `null`.
+ */
+export type ApprovalAnswerInput = ApprovalAnswer | PromiseLike<ApprovalAnswer | string> | Observable<ApprovalAnswer | string>;
 
 /**
  * Where prompts go: a terminal (`cliApproval`), nobody (`nonInteractiveApproval`) or a remote

@@ -43,7 +43,7 @@ describe('backchannel front door: a remote operator answers yes / no / always / 
     expect(m.auditLog[0].decidedBy).toBe('web-console');
   });
 
-  it.each([
+  it.each<[string, () => unknown]>([
     ['null', () => null],
     ['a rejected Promise (disconnect)', () => Promise.reject(new Error('socket closed'))],
     ['an errored Observable', () => throwError(() => new Error('x'))],
@@ -51,7 +51,7 @@ describe('backchannel front door: a remote operator answers yes / no / always / 
     ['a thrown error', () => { throw new Error('bug'); }],
     ['an unknown word', () => 'maybe'],
     ['a replacement that is not text', () => ({ replaceWith: 42 })],
-  ] as const)('%s is unanswerable: no, decided by policy', async (_label, answer) => {
+  ])('%s is unanswerable: no, decided by policy', async (_label, answer) => {
     const d = await decide(new ApprovalManager({}, backchannelApproval(answer as never)));
     expect(d).toMatchObject({ decision: 'no', decidedBy: 'policy', byOperator: false });
   });

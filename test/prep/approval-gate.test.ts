@@ -4,7 +4,7 @@ import { ApprovalManager, createAgent, defineTool, nonInteractiveApproval, POLIC
 import { fakeTool, scriptedModel } from '../../src/testing/index.js';
 import { ofType, outcomes, runTurn, scriptedDoor, toolContents } from './harness.js';
 
-function setup(answers: Parameters<typeof scriptedDoor>[0], calls = [{ id: 'w', name: 'write', arguments: { path: 'a.txt' } }]) {
+function setup(answers: Parameters<typeof scriptedDoor>[0], calls: { id: string; name: string; arguments: Record<string, unknown> }[] = [{ id: 'w', name: 'write', arguments: { path: 'a.txt' } }]) {
   const write = fakeTool('write', 'written');
   const read = fakeTool('file_read', 'contents');
   const door = scriptedDoor(answers);

@@ -45,7 +45,7 @@ export * from './provider/index.js';
 
 // --- preparation and approval
 export type { AgentHooks, BeforeToolCallHook, AfterToolCallHook, BeforeToolCallDecision, HookCall } from './prep/hooks.js';
-export type { ApprovalPort } from './approval/approval-port.js';
+export * from './approval/index.js';
 
 // --- results
 export { truncateToolResult } from './results/truncate.js';

@@ -21,7 +21,7 @@ export function appendRound(
     history.push({ role: 'assistant', content: text });
     let body = '[Tool results]';
     for (let i = 0; i < results.length; i++) {
-      body += `\n<tool_result name="${escapeAttr(results[i].name)}">\n${results[i].content}\n</tool_result>`;
+      body += `\n<tool_result name="${escapeAttr(results[i].name)}">\n${escapeClosingTag(results[i].content)}\n</tool_result>`;
     }
     history.push({ role: 'user', content: body });
     return;
@@ -39,5 +39,10 @@ export function appendRound(
     history.push({ role: 'tool', tool_call_id: results[i].id, content: results[i].content });
   }
 }
+
+/** Output that contains the closing tag must not end its block early. */
+const CLOSING_TAG = /<\/tool_result/gi;
+const escapeClosingTag = (content: string): string =>
+  content.includes('</') ? content.replace(CLOSING_TAG, '<\\/tool_result') : content;
 
 const escapeAttr = (value: string): string => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);

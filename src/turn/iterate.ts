@@ -54,7 +54,10 @@ function afterResponse(resolved: ResolvedAgentExecution, turn: TurnState, respon
   if (parsed.calls.length === 0) {
     turn.history.push({ role: 'assistant', content: response.text });
     if (parsed.malformed) {
-      if (turn.malformedRetries >= knobs.maxMalformedProtocolRetries) return of(doneStep(malformedApologyText, 'final'));
+      if (turn.malformedRetries >= knobs.maxMalformedProtocolRetries) {
+        turn.history.push({ role: 'assistant', content: malformedApologyText });
+        return of(doneStep(malformedApologyText, 'final'));
+      }
       turn.malformedRetries += 1;
       turn.history.push({ role: 'user', content: malformedRetryText });
       return of(NEXT);

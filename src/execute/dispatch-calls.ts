@@ -3,7 +3,7 @@ import type { PreparedCall, SlotResult } from '../turn/calls.js';
 import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
 import type { TurnState } from '../turn/turn-state.js';
 import { dispatchMode } from './dispatch-mode.js';
-import { executeOne } from './execute-one.js';
+import { executeOne, startCall, type SlotProgress } from './execute-one.js';
 
 /**
  * Runs a prepared batch, sequentially or at most `maxParallelTools` at a time, and emits one
@@ -39,13 +39,61 @@ export function dispatchBatch(
     let size = 0;
     for (const call of batch) size = Math.max(size, call.slot + 1);
     const progress = new Uint8Array(size);
-    const run = (call: PreparedCall) => executeOne(resolved, turn, call, progress);
-    const running =
-      dispatchMode(resolved.knobs, batch) === 'parallel'
-        ? from(batch).pipe(mergeMap(run, resolved.knobs.maxParallelTools))
-        : from(batch).pipe(concatMap(run));
+    const limit = dispatchMode(resolved.knobs, batch) === 'parallel' ? resolved.knobs.maxParallelTools : 1;
+    const running = runLimited(resolved, turn, batch, progress, limit);
     const closeUnfinished = defer(() => from(batch.filter((call) => progress[call.slot] !== 2)).pipe(concatMap(closeAsFilled)));
     const closeAsFilled = (call: PreparedCall) => executeOne(resolved, turn, call.filled ? call : { ...call, tool: undefined }, progress);
     return concat(running.pipe(takeUntil(turn.cancel$)), closeUnfinished);
+  });
+}
+
+/**
+ * Starts the calls in batch order, at most `limit` at a time (1: one after another), and emits
+ * their results in completion order — what `mergeMap(executeOne, limit)` does, without an inner
+ * subscription per call. Unsubscribing tears down the running calls (their signals abort) and
+ * starts no other.
+ */
+function runLimited(
+  resolved: ResolvedAgentExecution,
+  turn: TurnState,
+  batch: readonly PreparedCall[],
+  progress: SlotProgress,
+  limit: number,
+): Observable<SlotResult> {
+  return new Observable<SlotResult>((subscriber) => {
+    const teardowns: ((() => void) | undefined)[] = new Array(batch.length);
+    let next = 0;
+    let active = 0;
+    let starting = false;
+    const sink = {
+      get closed() {
+        return subscriber.closed;
+      },
+      next: (result: SlotResult) => subscriber.next(result),
+      complete: () => {
+        active--;
+        startMore();
+      },
+    };
+    const startMore = (): void => {
+      if (starting) return;
+      starting = true;
+      while (active < limit && next < batch.length && !subscriber.closed) {
+        const k = next++;
+        active++;
+        teardowns[k] = startCall(resolved, turn, batch[k], progress, sink);
+      }
+      starting = false;
+      if (active === 0 && next >= batch.length) subscriber.complete();
+    };
+    startMore();
+    // Runs on completion too; a finished call's teardown does nothing.
+    return () => {
+      for (let k = 0; k < next; k++) {
+        const teardown = teardowns[k];
+        teardowns[k] = undefined;
+        teardown?.();
+      }
+    };
   });
 }

@@ -1,4 +1,4 @@
-import { concatMap, defer, from, mergeMap, take, type Observable, type OperatorFunction } from 'rxjs';
+import { from, Observable, Subscription, take, type ObservableInput, type OperatorFunction } from 'rxjs';
 import type { ParsedCall, PreparedCall } from '../turn/calls.js';
 import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
 import type { TurnState } from '../turn/turn-state.js';
@@ -53,9 +53,87 @@ export function prepareCalls(
   steps: readonly PrepStep[] = defaultPrepSteps,
 ): OperatorFunction<ParsedCall, PreparedCall> {
   return (source) =>
-    defer(() => {
+    new Observable<PreparedCall>((subscriber) => {
       const ctx: PrepContext = createPrepContext(resolved, turn);
-      return source.pipe(concatMap((call) => runSteps(steps, toPrepared(call), 0, ctx)));
+      /** Calls that arrived while an earlier call waits on a step. */
+      const queue: ParsedCall[] = [];
+      let head = 0;
+      /** The call being prepared when it waits on a step: where to resume it. */
+      let resume: { draft: PreparedCall; at: number } | undefined;
+      let waiting: Subscription | undefined;
+      let busy = false;
+      let sourceDone = false;
+
+      // Prepares queued calls in order until one waits; every synchronous step runs inline.
+      const pump = (): void => {
+        if (busy) return;
+        busy = true;
+        try {
+          while (waiting === undefined && !subscriber.closed) {
+            let draft: PreparedCall;
+            let at = 0;
+            if (resume !== undefined) {
+              ({ draft, at } = resume);
+              resume = undefined;
+            } else if (head < queue.length) {
+              const call = queue[head];
+              queue[head++] = undefined as unknown as ParsedCall;
+              draft = toPrepared(call);
+            } else {
+              break;
+            }
+            const decided = runSteps(steps, draft, at, ctx, wait);
+            if (decided !== undefined) subscriber.next(decided);
+          }
+          if (waiting === undefined && head >= queue.length) {
+            queue.length = 0;
+            head = 0;
+            if (sourceDone) subscriber.complete();
+          }
+        } catch (err) {
+          subscriber.error(err);
+        } finally {
+          busy = false;
+        }
+      };
+
+      // A step returned an ObservableInput: its first value resumes the call at the next step;
+      // completing without one drops the call (the batch closes it `interrupted`).
+      const wait = (pending: ObservableInput<PreparedCall>, at: number): void => {
+        let settled = false;
+        const placeholder = new Subscription();
+        waiting = placeholder;
+        const sub = from(pending)
+          .pipe(take(1))
+          .subscribe({
+            next: (decided) => {
+              resume = { draft: decided, at };
+            },
+            error: (err: unknown) => subscriber.error(err),
+            complete: () => {
+              settled = true;
+              waiting = undefined;
+              pump();
+            },
+          });
+        if (!settled) waiting = sub;
+      };
+
+      const sourceSub = source.subscribe({
+        next: (call) => {
+          queue.push(call);
+          pump();
+        },
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => {
+          sourceDone = true;
+          pump();
+        },
+      });
+      return () => {
+        sourceSub.unsubscribe();
+        waiting?.unsubscribe();
+      };
     });
 }
 
@@ -68,7 +146,17 @@ export const toPrepared = (call: ParsedCall): PreparedCall => ({
   args: call.args,
 });
 
-function runSteps(steps: readonly PrepStep[], draft: PreparedCall, from0: number, ctx: PrepContext): Observable<PreparedCall> | PreparedCall[] {
+/**
+ * Runs the steps from `from0` until the call is filled or decided; returns it, or undefined after
+ * handing a step that must wait to `wait` (with the index to resume at).
+ */
+function runSteps(
+  steps: readonly PrepStep[],
+  draft: PreparedCall,
+  from0: number,
+  ctx: PrepContext,
+  wait: (pending: ObservableInput<PreparedCall>, at: number) => void,
+): PreparedCall | undefined {
   let current = draft;
   for (let i = from0; i < steps.length && !current.filled; i++) {
     const next = steps[i](current, ctx);
@@ -76,11 +164,8 @@ function runSteps(steps: readonly PrepStep[], draft: PreparedCall, from0: number
       current = next;
       continue;
     }
-    return from(next).pipe(
-      take(1),
-      mergeMap((decided) => runSteps(steps, decided, i + 1, ctx)),
-    );
+    wait(next, i + 1);
+    return undefined;
   }
-  return [current];
+  return current;
 }
-

@@ -30,13 +30,15 @@ function runHooks(hooks: readonly BeforeToolCallHook[], start: number, call: Pre
   let current = call;
   for (let i = start; i < hooks.length; i++) {
     let returned: unknown;
+    let later: boolean;
     try {
       returned = hooks[i](hookCall(current, ctx));
+      later = isAsync(returned); // reads the value: a Proxy or getter may throw here too
     } catch (err) {
       ignored(ctx, current, i, err);
       continue;
     }
-    if (isAsync(returned)) {
+    if (later) {
       const index = i;
       const at = current;
       return from(returned as ObservableInput<unknown>).pipe(
@@ -47,14 +49,14 @@ function runHooks(hooks: readonly BeforeToolCallHook[], start: number, call: Pre
           return of(undefined);
         }),
         mergeMap((decision) => {
-          const next = applyDecision(at, decision, ctx, index);
+          const next = safeDecision(at, decision, ctx, index);
           if (next.filled) return of(next);
           const rest = runHooks(hooks, index + 1, next, ctx);
           return isObservable(rest) ? rest : of(rest);
         }),
       );
     }
-    current = applyDecision(current, returned, ctx, i);
+    current = safeDecision(current, returned, ctx, i);
     if (current.filled) return current;
   }
   return current;
@@ -73,6 +75,16 @@ function isAsync(value: unknown): boolean {
     typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function' ||
     typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function'
   );
+}
+
+/** `applyDecision`, with a decision that throws while it is read (a getter, a Proxy) treated as a hook that threw. */
+function safeDecision(call: PreparedCall, decision: unknown, ctx: PrepContext, index: number): PreparedCall {
+  try {
+    return applyDecision(call, decision, ctx, index);
+  } catch (err) {
+    ignored(ctx, call, index, err);
+    return call;
+  }
 }
 
 function applyDecision(call: PreparedCall, decision: unknown, ctx: PrepContext, index: number): PreparedCall {

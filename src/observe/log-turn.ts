@@ -17,9 +17,10 @@ const PREVIEW_WINDOW = 4000;
 /**
  * Logs a turn's events and passes them on unchanged, through one child logger per turn that
  * carries `turnId` (works with pino, which satisfies the Logger port). Levels: iterations, tool
- * calls and usage at debug; successful tool results, approvals and the end of the turn at info;
- * failed, denied or interrupted results at warn; the turn's error at error. Text deltas are not
- * logged. Every string is scrubbed; outputs are logged as a 200-character preview.
+ * calls and usage at debug; tool results, approvals and the end of the turn at info, except a
+ * tool that failed (threw, timed out or reported failure) at warn; the turn's error at error.
+ * Text deltas are not logged. Every string is scrubbed; outputs are logged as a 200-character
+ * preview. `createAgent` applies it to every turn when it is given a logger.
  *
  * ```
  * events: i-c--r--d|
@@ -93,8 +94,8 @@ function logEvent(log: Logger, event: TurnEvent, debug: boolean): void {
         output: preview(event.output),
         ...(event.receipt !== undefined ? { receipt: event.receipt } : {}),
       };
-      if (event.success) log.info(fields, 'tool result');
-      else log.warn(fields, 'tool result');
+      if (event.outcome === 'failed') log.warn(fields, 'tool result');
+      else log.info(fields, 'tool result');
       return;
     }
     case 'approval-request':

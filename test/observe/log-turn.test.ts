@@ -30,7 +30,7 @@ describe('a pino logger passed to createAgent logs each turn through a child log
     for (const line of lines) expect(line).toMatchObject({ turnId: 'turn-7', agent: 'helper' });
   });
 
-  it('levels: iterations, calls and usage at debug; successful results and the end at info; failed results at warn', async () => {
+  it('levels: iterations, calls and usage at debug; results and the end at info; a failed tool at warn', async () => {
     const { logger, lines } = pinoInto();
     const agent = createAgent({ provider: turnScript(), model: 'm', tools: [add, broken], logger });
     await agent.complete({ message: 'go', ingress: { channel: 'slack', turnId: 't' } });
@@ -123,5 +123,22 @@ describe('pinoScrubbing keeps credentials out of lines your own code logs', () =
       deep: { db: { conn: { secret_key: 'abcd*[REDACTED]', url: 'postgres://u:[REDACTED]@h/db' } } },
       note: 'key [REDACTED]',
     });
+  });
+});
+
+describe('only a failed tool is a warning; other unsuccessful outcomes are information', () => {
+  it('an unknown tool or invalid arguments are logged at info', async () => {
+    const { logger, lines } = pinoInto('info');
+    const agent = createAgent({
+      provider: scriptedModel([{ toolCalls: [{ id: 'u', name: 'nope', arguments: {} }, { id: 'v', name: 'add', arguments: { a: 'x' } }] }, { text: 'ok' }]),
+      model: 'm',
+      tools: [add],
+      logger,
+    });
+    await agent.complete({ message: 'go' });
+    expect(lines.filter((l) => l.msg === 'tool result').map((l) => [l.toolCallId, l.outcome, l.level])).toEqual([
+      ['u', 'unknown', 30],
+      ['v', 'invalid-arguments', 30],
+    ]);
   });
 });

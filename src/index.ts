@@ -48,13 +48,10 @@ export type { AgentHooks, BeforeToolCallHook, AfterToolCallHook, BeforeToolCallD
 export * from './approval/index.js';
 
 // --- results
-export { truncateToolResult } from './results/truncate.js';
-export { scrubCredentials } from './results/scrub.js';
-export type { ReceiptGenerator } from './results/receipts.js';
+export * from './results/index.js';
 
 // --- events and observability
-export type { TurnEvent, TurnEventOf, SlotOutcome, DoneReason, ObserverEvent, ToolObserver, ToolCallCorrelation } from './observe/events.js';
-export type { Logger } from './observe/logger.js';
+export * from './observe/index.js';
 
 // --- errors
 export {

@@ -1,6 +1,6 @@
 import { Observable, type Subscription } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../errors.js';
-import type { ProviderRequest, ProviderToolCall } from '../provider/provider.js';
+import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
 import type { ResolvedAgentExecution } from './resolved-execution.js';
 import type { TurnState } from './turn-state.js';
 
@@ -55,7 +55,17 @@ export function callProvider(
       finish(true);
     });
     if (settled) return;
-    streamSub = resolved.provider.request(req, controller.signal).subscribe({
+    let events$: Observable<ProviderEvent>;
+    try {
+      events$ = resolved.provider.request(req, controller.signal);
+    } catch (err) {
+      // a provider that throws instead of returning a failing Observable still fails typed
+      settled = true;
+      cancelSub?.unsubscribe();
+      subscriber.error(asProviderError(resolved.provider.name, err));
+      return;
+    }
+    streamSub = events$.subscribe({
       next: (event) => {
         switch (event.type) {
           case 'text-delta':

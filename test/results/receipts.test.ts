@@ -83,7 +83,7 @@ describe('verify accepts only an untampered receipt for exactly the same inputs'
     ['a leading zero', receipt.replace('1700000123', '01700000123')],
     ['standard base64 characters', receipt.slice(0, -43) + '+' + receipt.slice(-42)],
     ['surrounding whitespace', ` ${receipt}`],
-    ['a non-canonical last character', receipt.slice(0, -1) + String.fromCharCode(receipt.charCodeAt(receipt.length - 1) ^ 1)],
+    ['a changed last character', receipt.slice(0, -1) + String.fromCharCode(receipt.charCodeAt(receipt.length - 1) ^ 1)],
   ])('a malformed receipt (%s) fails without throwing', (_, bad) => {
     expect(receipts.verify(bad, 'transfer', { to: 'acct-1', amount: 10 }, 'sent')).toBe(false);
   });
@@ -161,5 +161,24 @@ describe('in a turn, receipts are made for successful executions only, over the 
   it('without appendReceiptsToAnswer the final answer is the model text', async () => {
     const { done } = await run();
     expect(done.text).toBe('All read.');
+  });
+});
+
+describe('the receipt input is never scrubbed', () => {
+  it('a result holding a credential is receipted as the tool returned it, while the event output is scrubbed', async () => {
+    const raw = 'config: password=hunter2hunter2';
+    const leaky = defineTool({ name: 'config', description: 'c', parameters: z.object({}), execute: () => raw });
+    const receipts = createReceiptGenerator(key);
+    const agent = createAgent({
+      provider: scriptedModel([{ toolCalls: [{ name: 'config', arguments: {} }] }, { text: 'ok' }]),
+      model: 'm',
+      tools: [leaky],
+      receipts,
+    });
+    const events = await lastValueFrom(agent.run({ message: 'go' }).pipe(toArray()));
+    const result = events.find((e): e is Extract<TurnEvent, { type: 'tool-result' }> => e.type === 'tool-result')!;
+    expect(result.output).toBe('config: password=hunt*[REDACTED]');
+    expect(receipts.verify(result.receipt!, 'config', {}, raw)).toBe(true);
+    expect(receipts.verify(result.receipt!, 'config', {}, result.output)).toBe(false);
   });
 });

@@ -2,7 +2,7 @@
 
 export { prepareCalls, defaultPrepSteps, toPrepared } from './prep/prepare-calls.js';
 export { createPrepContext } from './prep/prep-step.js';
-export type { PrepStep, PrepContext, SeenCalls } from './prep/prep-step.js';
+export type { PrepStep, PrepContext } from './prep/prep-step.js';
 export { buildPrepSteps } from './prep/build-prep-steps.js';
 export { beforeToolCallHooks } from './prep/before-tool-call-hooks.js';
 export { resolveTool } from './prep/resolve-tool.js';

@@ -16,7 +16,8 @@ export interface CliApprovalOptions {
  * line: `y`/`yes` → yes, `a`/`always` → always, anything else (empty input too) → no; end of
  * input or a read error → no. Without given streams it opens the controlling terminal for the
  * question (so piped stdin stays the app's) and falls back to stdin/stderr when there is none.
- * Nothing is read between questions, and a withdrawn question stops reading.
+ * Nothing is read between questions, and a withdrawn question stops reading. (Like `node:readline`,
+ * a process that read piped stdin keeps it open until its writer closes it.)
  *
  * ```
  * prompt:   ^

@@ -7,8 +7,8 @@ import type { TurnState } from '../turn/turn-state.js';
 export interface PrepContext {
   readonly resolved: ResolvedAgentExecution;
   readonly turn: TurnState;
-  /** Dedup guard: calls seen in this batch, by tool name (signatures computed on a name collision). */
-  readonly seen: Map<string, SeenCalls>;
+  /** Dedup guard: signatures (name + key-sorted arguments) of the calls seen in this batch. */
+  readonly seen: Set<string>;
   /** Prompt-loop signatures seen in this batch. */
   readonly promptedInBatch: Set<string>;
   /** Prompt-loop signature of each guarded slot, so the gate can mark it approved. */
@@ -17,11 +17,6 @@ export interface PrepContext {
   readonly approved: Set<number>;
 }
 
-/** The dedup guard's memory of one tool name within a batch. */
-export interface SeenCalls {
-  readonly first: Record<string, unknown>;
-  signatures?: Set<string>;
-}
 
 /**
  * A fresh context for one batch.
@@ -32,7 +27,7 @@ export interface SeenCalls {
  * ```
  */
 export function createPrepContext(resolved: ResolvedAgentExecution, turn: TurnState): PrepContext {
-  return { resolved, turn, seen: new Map(), promptedInBatch: new Set(), promptSignatureBySlot: new Map(), approved: new Set() };
+  return { resolved, turn, seen: new Set(), promptedInBatch: new Set(), promptSignatureBySlot: new Map(), approved: new Set() };
 }
 
 /**

@@ -64,10 +64,12 @@ export function prepareCalls(
       let busy = false;
       let sourceDone = false;
 
-      // Prepares queued calls in order until one waits; every synchronous step runs inline.
-      const pump = (): void => {
+      // Prepares calls in order until one waits (`arrived` first: a call that found the queue
+      // empty skips it); every synchronous step runs inline.
+      const pump = (arrived?: ParsedCall): void => {
         if (busy) return;
         busy = true;
+        let first = arrived;
         try {
           while (waiting === undefined && !subscriber.closed) {
             let draft: PreparedCall;
@@ -75,6 +77,9 @@ export function prepareCalls(
             if (resume !== undefined) {
               ({ draft, at } = resume);
               resume = undefined;
+            } else if (first !== undefined) {
+              draft = toPrepared(first);
+              first = undefined;
             } else if (head < queue.length) {
               const call = queue[head];
               queue[head++] = undefined as unknown as ParsedCall;
@@ -121,8 +126,12 @@ export function prepareCalls(
 
       const sourceSub = source.subscribe({
         next: (call) => {
-          queue.push(call);
-          pump();
+          if (busy || waiting !== undefined || head < queue.length) {
+            queue.push(call);
+            pump();
+          } else {
+            pump(call);
+          }
         },
         error: (err: unknown) => subscriber.error(err),
         complete: () => {

@@ -39,6 +39,18 @@ describe("dedup guard: the same name and arguments (sorted keys) in the same ite
     expect(outcomes(events).map((o) => o[1])).toEqual(['executed', 'executed', 'executed']);
   });
 
+  it('arguments compare as JSON: an undefined value is the same as a missing key', async () => {
+    const { read } = await run([{ toolCalls: [call({ p: 'a' }), call({ p: 'a' })] }, { text: 'ok' }]);
+    expect(read.calls).toHaveLength(1);
+    const { callSignature } = await import('../../src/prep/call-signature.js');
+    expect(callSignature('read', { b: 2, a: 1, c: undefined })).toBe(callSignature('read', { a: 1, b: 2 }));
+    expect(callSignature('read', { a: { y: 1, x: [2] } })).toBe('read\u0000{"a":{"x":[2],"y":1}}');
+    expect(callSignature('read', { b: 'x"y', a: null })).toBe('read\u0000{"a":null,"b":"x\\"y"}');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(callSignature('read', cyclic)).toBeUndefined();
+  });
+
   it('array order matters', async () => {
     const { read } = await run([{ toolCalls: [call({ p: [1, 2] }), call({ p: [2, 1] })] }, { text: 'ok' }]);
     expect(read.calls).toHaveLength(2);

@@ -1,4 +1,5 @@
 import type { ProviderToolCall } from '../provider/provider.js';
+import { jsonExtent, MAX_JSON_DEPTH } from '../provider/text-protocol/json-extent.js';
 import type { ParsedCall } from './calls.js';
 import type { ModelResponse } from './call-provider.js';
 import type { ResolvedAgentExecution } from './resolved-execution.js';
@@ -51,7 +52,13 @@ export function toParsedCall(call: ProviderToolCall, slot: number, ids: () => st
   if (raw.trim() === '') return { slot, id, name: call.name, args: {}, rawArguments: '{}' };
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (isPlainObject(parsed)) return { slot, id, name: call.name, args: parsed, rawArguments: raw };
+    if (isPlainObject(parsed)) {
+      // as in text calls: deeper nesting is refused, so nothing downstream recurses without bound
+      if (raw.length > 2 * MAX_JSON_DEPTH && (jsonExtent(raw, raw.indexOf('{'))?.depth ?? 0) > MAX_JSON_DEPTH) {
+        return { slot, id, name: call.name, args: {}, rawArguments: raw, argsError: `the arguments are nested deeper than ${MAX_JSON_DEPTH} levels` };
+      }
+      return { slot, id, name: call.name, args: parsed, rawArguments: raw };
+    }
     return { slot, id, name: call.name, args: {}, rawArguments: raw, argsError: 'the arguments must be a JSON object' };
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);

@@ -3,7 +3,8 @@ import type { PreparedCall, SlotResult } from '../turn/calls.js';
 import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
 import type { TurnState } from '../turn/turn-state.js';
 import { dispatchMode } from './dispatch-mode.js';
-import { executeOne, startCall, type SlotProgress } from './execute-one.js';
+import { executeOne } from './execute-one.js';
+import { startCall, stopCall, type CallHandle, type SlotProgress } from './running-call.js';
 
 /**
  * Runs a prepared batch, sequentially or at most `maxParallelTools` at a time, and emits one
@@ -61,7 +62,8 @@ function runLimited(
   limit: number,
 ): Observable<SlotResult> {
   return new Observable<SlotResult>((subscriber) => {
-    const teardowns: ((() => void) | undefined)[] = new Array(batch.length);
+    /** The calls whose tools are running, by slot (finished ones are dropped at once). */
+    const running: (CallHandle | undefined)[] = [];
     let next = 0;
     let active = 0;
     let starting = false;
@@ -69,7 +71,10 @@ function runLimited(
       get closed() {
         return subscriber.closed;
       },
-      next: (result: SlotResult) => subscriber.next(result),
+      next: (result: SlotResult) => {
+        running[result.slot] = undefined;
+        subscriber.next(result);
+      },
       complete: () => {
         active--;
         startMore();
@@ -79,20 +84,22 @@ function runLimited(
       if (starting) return;
       starting = true;
       while (active < limit && next < batch.length && !subscriber.closed) {
-        const k = next++;
+        const call = batch[next++];
         active++;
-        teardowns[k] = startCall(resolved, turn, batch[k], progress, sink);
+        const handle = startCall(resolved, turn, call, progress, sink);
+        if (handle !== undefined) running[call.slot] = handle;
       }
       starting = false;
       if (active === 0 && next >= batch.length) subscriber.complete();
     };
     startMore();
-    // Runs on completion too; a finished call's teardown does nothing.
+    // Runs on completion too; stopping a finished call does nothing.
     return () => {
       for (let k = 0; k < next; k++) {
-        const teardown = teardowns[k];
-        teardowns[k] = undefined;
-        teardown?.();
+        const handle = running[batch[k].slot];
+        if (handle === undefined) continue;
+        running[batch[k].slot] = undefined;
+        stopCall(handle);
       }
     };
   });

@@ -1,6 +1,6 @@
 import { catchError, defaultIfEmpty, from, isObservable, mergeMap, type Observable, type ObservableInput, of, take } from 'rxjs';
 import type { PreparedCall } from '../turn/calls.js';
-import type { BeforeToolCallHook, HookCall } from './hooks.js';
+import { hookCall, type BeforeToolCallHook } from './hooks.js';
 import type { PrepContext, PrepStep } from './prep-step.js';
 import { prepTexts } from './prep-texts.js';
 
@@ -32,7 +32,7 @@ function runHooks(hooks: readonly BeforeToolCallHook[], start: number, call: Pre
     let returned: unknown;
     let later: boolean;
     try {
-      returned = hooks[i](hookCall(current, ctx));
+      returned = hooks[i](hookCall(ctx.resolved, ctx.turn, current));
       later = isAsync(returned); // reads the value: a Proxy or getter may throw here too
     } catch (err) {
       ignored(ctx, current, i, err);
@@ -62,9 +62,6 @@ function runHooks(hooks: readonly BeforeToolCallHook[], start: number, call: Pre
   return current;
 }
 
-function hookCall(call: PreparedCall, { turn }: PrepContext): HookCall {
-  return { name: call.name, args: call.args, id: call.id, slot: call.slot, iteration: turn.iteration, ingress: turn.ingress };
-}
 
 function isAsync(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;

@@ -1,6 +1,10 @@
 import type { ObservableInput } from 'rxjs';
-import type { Ingress } from '../turn/ingress.js';
+import { switchModel } from '../provider/switch-model.js';
 import type { ToolResult } from '../tool/tool.js';
+import type { PreparedCall } from '../turn/calls.js';
+import type { Ingress } from '../turn/ingress.js';
+import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
+import type { TurnState } from '../turn/turn-state.js';
 
 /** What a `beforeToolCall` hook sees. */
 export interface HookCall {
@@ -10,6 +14,21 @@ export interface HookCall {
   readonly slot: number;
   readonly iteration: number;
   readonly ingress: Ingress;
+  /** Switches the model of this turn from the next request on (`onModelSwitch` is told). */
+  switchModel(model: string): void;
+}
+
+/** What the hooks of a call see (built only when the agent has hooks). */
+export function hookCall(resolved: ResolvedAgentExecution, turn: TurnState, call: PreparedCall): HookCall {
+  return {
+    name: call.name,
+    args: call.args,
+    id: call.id,
+    slot: call.slot,
+    iteration: turn.iteration,
+    ingress: turn.ingress,
+    switchModel: (model) => switchModel(resolved, turn, model),
+  };
 }
 
 /** Keep (undefined), rewrite name and/or args, or cancel with a reason. */

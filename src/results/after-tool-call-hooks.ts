@@ -1,4 +1,4 @@
-import type { HookCall } from '../prep/hooks.js';
+import { hookCall } from '../prep/hooks.js';
 import type { ToolResult } from '../tool/tool.js';
 import type { PreparedCall } from '../turn/calls.js';
 import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
@@ -23,12 +23,12 @@ export function runAfterToolCallHooks(
 ): void {
   const hooks = resolved.hooks.afterToolCall;
   if (!hooks || hooks.length === 0) return;
-  const hookCall: HookCall = { name: call.name, args: call.args, id: call.id, slot: call.slot, iteration: turn.iteration, ingress: turn.ingress };
+  const seen = hookCall(resolved, turn, call);
   const ignored = (err: unknown): void =>
     resolved.logger.warn({ err: scrubValue(err), tool: call.name, toolCallId: call.id, turnId: turn.turnId }, 'afterToolCall hook failed; ignored');
   for (const hook of hooks) {
     try {
-      const returned = hook(hookCall, result);
+      const returned = hook(seen, result);
       if (returned && typeof returned.then === 'function') returned.then(undefined, ignored);
     } catch (err) {
       ignored(err);

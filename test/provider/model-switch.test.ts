@@ -70,3 +70,30 @@ describe('A tool can switch the model mid-turn', () => {
     }
   });
 });
+
+describe('A hook can switch the model mid-turn', () => {
+  const echo = defineTool({ name: 'echo', description: '', parameters: z.object({}), execute: () => 'ok' });
+  const script = () => scriptedModel([{ toolCalls: [{ id: 'a', name: 'echo', arguments: {} }] }, { text: 'done' }]);
+
+  it('a beforeToolCall hook switches the next request to the new model', async () => {
+    const model = script();
+    const switches: [string, string][] = [];
+    const agent = createAgent({
+      provider: model,
+      model: 'small',
+      tools: [echo],
+      hooks: { beforeToolCall: [(call) => call.switchModel('large')] },
+      onModelSwitch: (from, to) => switches.push([from, to]),
+    });
+    await agent.complete({ message: 'x' });
+    expect(model.requests.map((r) => r.model)).toEqual(['small', 'large']);
+    expect(switches).toEqual([['small', 'large']]);
+  });
+
+  it('an afterToolCall hook switches the next request to the new model', async () => {
+    const model = script();
+    const agent = createAgent({ provider: model, model: 'small', tools: [echo], hooks: { afterToolCall: [(call) => call.switchModel('large')] } });
+    await agent.complete({ message: 'x' });
+    expect(model.requests.map((r) => r.model)).toEqual(['small', 'large']);
+  });
+});

@@ -1,17 +1,18 @@
 import type { ObserverEvent, TurnEvent } from '../observe/events.js';
-import { scrubCredentials } from '../results/scrub.js';
+import { scrubValue } from '../results/scrub-value.js';
 import type { PreparedCall, SlotResult } from '../turn/calls.js';
 import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
 import type { TurnState } from '../turn/turn-state.js';
 
 /**
- * Opens a slot's card: the `tool-call` event and the observers' `tool-call-start`. Returns the
- * arguments as observers saw them (scrubbed), so `closeCard` can reuse them.
+ * Opens a slot's card: the `tool-call` event and the observers' `tool-call-start`, both with the
+ * arguments scrubbed (a card is a rendering surface; the call itself keeps them as they are).
+ * Returns the scrubbed arguments, so `closeCard` can reuse them.
  */
 export function openCard(resolved: ResolvedAgentExecution, turn: TurnState, call: PreparedCall): unknown {
-  turn.emit({ type: 'tool-call', iteration: turn.iteration, slot: call.slot, id: call.id, name: call.name, args: call.args });
-  if (resolved.observers.length === 0) return NOT_SCRUBBED;
-  const shown = scrubArguments(call.args);
+  const shown = scrubValue(call.args);
+  turn.emit({ type: 'tool-call', iteration: turn.iteration, slot: call.slot, id: call.id, name: call.name, args: shown });
+  if (resolved.observers.length === 0) return shown;
   const { ingress } = turn;
   notify(resolved, {
     type: 'tool-call-start',
@@ -26,7 +27,7 @@ export function openCard(resolved: ResolvedAgentExecution, turn: TurnState, call
   return shown;
 }
 
-/** `openCard`'s answer when no observer needed the arguments. */
+/** What `closeCard` gets for a card it did not open itself: it scrubs the arguments then. */
 export const NOT_SCRUBBED: unique symbol = Symbol('not scrubbed');
 
 /**
@@ -66,7 +67,7 @@ export function closeCard(resolved: ResolvedAgentExecution, turn: TurnState, res
     type: 'tool-call-end',
     tool: result.name,
     toolCallId: result.id,
-    arguments: shown === NOT_SCRUBBED ? scrubArguments(result.args) : shown,
+    arguments: shown === NOT_SCRUBBED ? scrubValue(result.args) : shown,
     channel: ingress.channel,
     agentAlias: ingress.agentAlias,
     parentAgentAlias: ingress.parentAgentAlias,
@@ -78,22 +79,6 @@ export function closeCard(resolved: ResolvedAgentExecution, turn: TurnState, res
   });
 }
 
-/** Arguments as rendered for observers: scrubbed JSON round-trip only when something was redacted. */
-function scrubArguments(args: unknown): unknown {
-  let json: string;
-  try {
-    json = JSON.stringify(args) ?? '';
-  } catch {
-    return '[unserializable arguments]';
-  }
-  const scrubbed = scrubCredentials(json);
-  if (scrubbed === json) return args;
-  try {
-    return JSON.parse(scrubbed);
-  } catch {
-    return scrubbed;
-  }
-}
 
 function notify(resolved: ResolvedAgentExecution, event: ObserverEvent): void {
   for (const observer of resolved.observers) {

@@ -61,6 +61,7 @@ async function turnWith(sample: SecretSample) {
       'progress lines': progress.join('\n'),
       'span attributes': JSON.stringify(spans),
       'tool-result events': JSON.stringify(events.filter((e) => e.type === 'tool-result')),
+      'tool-call cards': JSON.stringify(events.filter((e) => e.type === 'tool-call')),
     },
     counts: { logs: logLines.length, observed: observed.length, progress: progress.length, spans: spans.length },
     history: done.history,

@@ -86,8 +86,10 @@ export const KEYED_RULES = {
 export const URL_PASSWORD_RULE = '(?<up>\\b[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\\s:/@\'"]{0,256}:)(?<uv>[^\\s@/\'"]{1,256})@';
 
 /**
- * Characters any rule needs: strings without them cannot hold a secret we redact, so
- * `scrubCredentials` returns them untouched without running the full pattern.
+ * What any rule needs: a secret key word (every keyed rule needs one before its `:` or `=`),
+ * `://` (URLs), `:AA` (Telegram bot tokens), `sig=` (Azure SAS) or a token prefix. Strings
+ * without any cannot hold a secret we redact, so `scrubCredentials` returns them untouched
+ * without running the full pattern — e.g. JSON arguments like `{"path":"a.txt"}`.
  */
 export const MAYBE_SECRET =
-  /[:=]|sk-|gh[pousr]_|github_pat|gl[a-z]{1,3}-|xox|_live_|_test_|whsec|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA|AIza|GOCSPX|ya29|eyJ|npm_|hf_|SK[0-9a-f]|SG\.|_v1_|shp|dapi|pypi-|lin_|key-|BEGIN|bearer|cookie/i;
+  /authoriz|token|key|passw|secret|credential|session|:\/\/|:AA|sig=|sk-|gh[pousr]_|github_pat|gl[a-z]{1,3}-|xox|_live_|_test_|whsec|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA|AIza|GOCSPX|ya29|eyJ|npm_|hf_|SK[0-9a-f]|SG\.|_v1_|shp|dapi|pypi-|lin_|key-|BEGIN|bearer|cookie/i;

@@ -39,6 +39,11 @@ function render(value: unknown): string {
 
 /** The message of anything thrown. */
 export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message || err.name;
-  return typeof err === 'string' ? err : render(err);
+  try {
+    if (err instanceof Error) return err.message || err.name;
+    if (err === undefined || err === null) return String(err);
+    return typeof err === 'string' ? err : render(err);
+  } catch {
+    return 'an error that could not be read';
+  }
 }

@@ -65,7 +65,13 @@ export function startCall(
   // A consumer may cancel (or unsubscribe) from the tool-call event: then the tool never starts.
   if (sink.closed) return undefined;
   const running = new RunningCall(resolved, turn, call, progress, sink, shown);
-  return RunningCall.run(running) ? running : undefined;
+  if (!RunningCall.run(running)) return undefined;
+  // The tool cancelled the turn synchronously: the consumer left before it could hold this handle.
+  if (sink.closed) {
+    RunningCall.stop(running);
+    return undefined;
+  }
+  return running;
 }
 
 /** Tears a running call down: the tool's signal aborts and its late result is ignored. */
@@ -125,25 +131,32 @@ class RunningCall implements ToolContext {
     const tool = this.#call.tool!;
     this.#start = this.#resolved.clock.now();
     let returned: unknown;
+    let observable: boolean;
+    let promise: boolean;
     try {
       returned = tool.execute(this.#call.args, this);
+      observable = isObservable(returned);
+      promise = !observable && typeof (returned as PromiseLike<unknown> | null)?.then === 'function'; // a getter may throw
     } catch (err) {
-      this.#finish(FAILED, err);
+      this.#fail(err);
       return false;
     }
-    const observable = isObservable(returned);
-    if (!observable && typeof (returned as PromiseLike<unknown> | null)?.then !== 'function') {
-      this.#finish(normalizeResult(returned));
+    if (!observable && !promise) {
+      this.#finishValue(returned);
       return false;
     }
     const timeoutMs = tool.timeoutMs ?? this.#resolved.knobs.toolTimeoutMs;
     if (!observable && timeoutMs === undefined) {
       // A promise without a deadline settles straight from its callbacks (what `from(promise)`
       // does, without the subscriptions); a settlement after teardown is ignored.
-      (returned as PromiseLike<unknown>).then(
-        (value) => this.#settle(normalizeResult(value)),
-        (err: unknown) => this.#settle(FAILED, err),
-      );
+      try {
+        (returned as PromiseLike<unknown>).then(
+          (value) => this.#settle(false, value),
+          (err: unknown) => this.#settle(true, err),
+        );
+      } catch (err) {
+        this.#fail(err); // a thenable whose `then` throws
+      }
       return !this.#done;
     }
     let source = from(returned as PromiseLike<unknown>).pipe(take(1));
@@ -151,12 +164,12 @@ class RunningCall implements ToolContext {
       source = source.pipe(timeout({ first: timeoutMs, with: () => throwError(() => new ToolTimeoutError(tool.name, timeoutMs)) }));
     }
     this.#sub = source.subscribe({
-      next: (value) => this.#finish(normalizeResult(value)),
+      next: (value) => this.#finishValue(value),
       error: (err: unknown) => {
         if (err instanceof ToolTimeoutError) this.#controller?.abort(err);
-        this.#finish(FAILED, err);
+        this.#fail(err);
       },
-      complete: () => this.#finish(normalizeResult(undefined)),
+      complete: () => this.#finishValue(undefined),
     });
     return !this.#done;
   }
@@ -168,10 +181,11 @@ class RunningCall implements ToolContext {
     this.#controller?.abort();
   }
 
-  /** `#finish` from a promise callback: what it throws is reported like RxJS reports it. */
-  #settle(result: ToolResult, thrown?: unknown): void {
+  /** `#finishValue` or `#fail` from a promise callback: what it throws is reported like RxJS reports it. */
+  #settle(rejected: boolean, value: unknown): void {
     try {
-      this.#finish(result, thrown);
+      if (rejected) this.#fail(value);
+      else this.#finishValue(value);
     } catch (err) {
       setTimeout(() => {
         throw err;
@@ -179,9 +193,32 @@ class RunningCall implements ToolContext {
     }
   }
 
-  #finish(result: ToolResult, thrown?: unknown): void {
+  /** Finishes with what the tool returned; a value that cannot be read (a throwing getter) fails the call. */
+  #finishValue(value: unknown): void {
+    let result: ToolResult;
+    try {
+      result = normalizeResult(value);
+    } catch (err) {
+      this.#fail(err);
+      return;
+    }
+    this.#finish(result, false, undefined);
+  }
+
+  /** Finishes with what the tool threw (`undefined` included). */
+  #fail(thrown: unknown): void {
+    this.#finish(FAILED, true, thrown);
+  }
+
+  #finish(result: ToolResult, threw: boolean, thrown: unknown): void {
     if (this.#done) return;
     this.#done = true;
+    if (this.#sink.closed) {
+      // The consumer left while the tool ran synchronously (it cancelled the turn itself), before
+      // this call could be stopped: the slot is closed as interrupted by the dispatcher.
+      this.#controller?.abort();
+      return;
+    }
     const resolved = this.#resolved;
     const turn = this.#turn;
     const call = this.#call;
@@ -190,7 +227,7 @@ class RunningCall implements ToolContext {
     let outcome: SlotOutcome;
     let text: string;
     let error: string | undefined;
-    if (thrown !== undefined) {
+    if (threw) {
       outcome = 'failed';
       error = errorMessage(thrown);
       text = texts.thrown(tool.name, error);

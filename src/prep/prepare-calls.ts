@@ -153,6 +153,12 @@ export const toPrepared = (call: ParsedCall): PreparedCall => ({
   id: call.id,
   name: call.name,
   args: call.args,
+  // Present from the start, so a step's `{ ...call, tool }` replaces a field instead of adding
+  // one: on Node 20 (V8 11.3) adding a field after a spread takes a slow path (~0.5-1 µs each,
+  // against ~20 ns to replace one), and every call goes through a few of these.
+  tool: undefined,
+  filled: undefined,
+  prompted: undefined,
 });
 
 /**
@@ -169,6 +175,7 @@ function runSteps(
   let current = draft;
   for (let i = from0; i < steps.length && !current.filled; i++) {
     const next = steps[i](current, ctx);
+    if (next === current) continue; // the common case: the step had nothing to do
     if (isImmediate(next)) {
       current = next;
       continue;

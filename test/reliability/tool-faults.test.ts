@@ -1,7 +1,7 @@
 import { Observable, throwError } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { createAgent, textProtocolProvider, type AgentConfig, type ModelProvider, type ToolReturn } from '../../src/index.js';
-import { fakeTool, scriptedModel } from '../../src/testing/index.js';
+import { createAgent, textProtocolProvider, ToolTimeoutError, type AgentConfig, type ModelProvider, type ToolReturn, type TurnEvent } from '../../src/index.js';
+import { createTestScheduler, fakeTool, scriptedModel } from '../../src/testing/index.js';
 import { expectHealthyTurn, runTurn, slotSummary, toolContents } from './turn-runner.js';
 
 /**
@@ -188,5 +188,36 @@ describe('a tool that cancels its own turn while it runs: its slot and the rest 
       expect(run.done?.reason).toBe('cancelled');
       expectHealthyTurn(run, model.requests);
     }
+  });
+});
+
+describe('a tool that never settles fails on its timeout (virtual time): its signal aborts and no timer is left', () => {
+  it.each([
+    ['ignores its signal', () => new Promise<string>(() => {})],
+    ['returns an Observable that never emits', () => new Observable<string>(() => {})],
+    ['listens to its signal but never answers', (_args: unknown, ctx: { signal: AbortSignal }) => (ctx.signal.addEventListener('abort', () => {}), new Promise<string>(() => {}))],
+  ] as const)('a tool that %s', (_name, behaviour) => {
+    const scheduler = createTestScheduler(expect);
+    const events: TurnEvent[] = [];
+    let pending = -1;
+    const f = fakeTool('f', behaviour as never);
+    const model = scriptedModel([{ toolCalls: [{ id: 'cf', name: 'f', arguments: {} }, { id: 'ch', name: 'h', arguments: {} }] }, { text: 'final' }]);
+    scheduler.run(() => {
+      const agent = createAgent({ provider: model, model: 'm', tools: [f, fakeTool('h', 'H')], knobs: { toolTimeoutMs: 30, parallelTools: true } });
+      agent.run({ message: 'go' }).subscribe((e) => events.push(e));
+      scheduler.schedule(() => (pending = scheduler.actions.length), 100);
+    });
+    expect(slotSummary(events)).toEqual([
+      [0, 'f', 'failed', false, 'Error executing f: timed out after 30 ms'],
+      [1, 'h', 'executed', true, 'H'],
+    ]);
+    const result = events.find((e) => e.type === 'tool-result' && e.slot === 0) as { durationMs: number };
+    expect(result.durationMs).toBe(30);
+    expect(f.calls[0].signal.aborted).toBe(true);
+    expect(f.calls[0].signal.reason).toBeInstanceOf(ToolTimeoutError);
+    expect(pending).toBe(0);
+    const done = events.at(-1) as { type: string; reason: string };
+    expect([done.type, done.reason]).toEqual(['done', 'final']);
+    expectHealthyTurn({ events, done: events.at(-1) as never }, model.requests);
   });
 });

@@ -10,7 +10,26 @@
  * ```
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, []) ?? 'null';
+  return flatSorted(value) ?? write(value, []) ?? 'null';
+}
+
+/**
+ * The common case, tool arguments like `{"path":"a.txt","limit":10}` with keys already in
+ * order: a plain object of strings, numbers, booleans and nulls whose keys enumerate in sorted
+ * order is exactly what `JSON.stringify` writes (no key array, no sort, no concatenation).
+ * Anything else (nesting, unsorted keys, bigint, toJSON, …) → undefined, and `write` runs.
+ */
+function flatSorted(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  let previous: string | undefined;
+  for (const key in value) {
+    if (previous !== undefined && key <= previous) return undefined;
+    previous = key;
+    const item = (value as Record<string, unknown>)[key];
+    const type = typeof item;
+    if (item !== null && type !== 'string' && type !== 'number' && type !== 'boolean') return undefined;
+  }
+  return JSON.stringify(value);
 }
 
 function write(value: unknown, stack: object[]): string | undefined {

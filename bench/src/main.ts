@@ -24,11 +24,12 @@ const sizes = (option('sizes') ?? '1,10,100,1000,10000').split(',').map(Number);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const started = performance.now();
-const loaded = await loadOurs(flag('from-source'));
+const loaded = await loadOurs(flag('from-source'), option('src'));
 const main = ours(loaded, { label: 'ours', maxParallelTools: 10_000 });
 const capped = ours(loaded, { label: 'ours (cap 8)', maxParallelTools: 8 });
+const bare = ours(loaded, { label: 'ours (bare)', maxParallelTools: 10_000, bare: true });
 const peers = [vercelAi, openaiAgents];
-const systems: System[] = [main, capped, floor, ...peers];
+const systems: System[] = [main, capped, bare, floor, ...peers];
 
 const out: string[] = [];
 out.push(`# rx-tool-loop benchmarks${quick ? ' (quick)' : ''}`);
@@ -52,10 +53,11 @@ if (only.has('overhead')) {
     sampleMs: quick ? 15 : 60,
     reference: main.name,
     log,
+    skipWarmAboveMs: quick ? 250 : undefined,
   });
-  out.push('', '## Per-call overhead', '', overheadTable(r, main.name));
+  out.push('', '## Per-call overhead', '', overheadTable(r));
   out.push('', '## Scaling', '', scalingTable(r));
-  if (sizes.includes(1000)) out.push('', headline(r, 1000, main.name, floor.name, peers.map((p) => p.name)));
+  if (sizes.includes(1000)) out.push('', headline(r, 1000, floor.name, peers.map((p) => p.name)));
 }
 
 if (only.has('streaming')) {

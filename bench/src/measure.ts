@@ -16,18 +16,30 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Runs `turns` turns back to back; resolves with the elapsed milliseconds. */
-export async function timeTurns(system: PreparedSystem, turns: number): Promise<number> {
+/** Elapsed wall-clock and CPU milliseconds (CPU: user + system, all threads of this process). */
+export interface Timing {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+/**
+ * Runs `turns` turns back to back. CPU time is the fairer measure on a shared machine: it does
+ * not count the time other processes held the cores (wall time does).
+ */
+export async function timeTurns(system: PreparedSystem, turns: number): Promise<Timing> {
+  const cpu0 = process.cpuUsage();
   const start = performance.now();
   for (let k = 0; k < turns; k++) await system.turn();
-  return performance.now() - start;
+  const wall = performance.now() - start;
+  const cpu = process.cpuUsage(cpu0);
+  return { wall, cpu: (cpu.user + cpu.system) / 1000 };
 }
 
 /** How many turns make one sample last about `targetMs` (at least 1). */
 export async function calibrate(system: PreparedSystem, targetMs: number): Promise<number> {
   let turns = 1;
   for (;;) {
-    const ms = await timeTurns(system, turns);
+    const ms = (await timeTurns(system, turns)).wall;
     if (ms >= targetMs / 4 || turns >= 1 << 16) return Math.max(1, Math.ceil((turns * targetMs) / Math.max(ms, 0.001)));
     turns *= 4;
   }
@@ -53,16 +65,33 @@ export async function peakHeap(system: PreparedSystem, calls: number): Promise<n
   return heapProbe.peak - base;
 }
 
-/** Heap after collection at the end minus at the start of `turns` turns (after a warm-up). */
-export async function heapGrowth(turn: () => Promise<void>, turns: number): Promise<{ growth: number; perTurnUs: number }> {
+/**
+ * Heap after collection at the end minus at the start of `turns` turns (after a warm-up), and
+ * the slope of a least-squares line through 5 collected checkpoints (bytes per turn): one
+ * number can be moved by a one-off allocation (JIT code, a lazily built table); a leak shows in
+ * both.
+ */
+export async function heapGrowth(
+  turn: () => Promise<void>,
+  turns: number,
+): Promise<{ growth: number; slope: number; perTurnUs: number }> {
   for (let k = 0; k < Math.min(500, turns); k++) await turn();
+  const points: [number, number][] = [];
   collect();
-  const start = process.memoryUsage().heapUsed;
-  const t0 = performance.now();
-  for (let k = 0; k < turns; k++) await turn();
-  const perTurnUs = ((performance.now() - t0) * 1000) / turns;
-  collect();
-  return { growth: process.memoryUsage().heapUsed - start, perTurnUs };
+  points.push([0, process.memoryUsage().heapUsed]);
+  let elapsed = 0;
+  for (let q = 1; q <= 4; q++) {
+    const upTo = Math.round((turns * q) / 4);
+    const t0 = performance.now();
+    for (let k = points[points.length - 1][0]; k < upTo; k++) await turn();
+    elapsed += performance.now() - t0;
+    collect();
+    points.push([upTo, process.memoryUsage().heapUsed]);
+  }
+  const mx = points.reduce((a, p) => a + p[0], 0) / points.length;
+  const my = points.reduce((a, p) => a + p[1], 0) / points.length;
+  const slope = points.reduce((a, p) => a + (p[0] - mx) * (p[1] - my), 0) / points.reduce((a, p) => a + (p[0] - mx) ** 2, 0);
+  return { growth: points[points.length - 1][1] - points[0][1], slope, perTurnUs: (elapsed * 1000) / turns };
 }
 
 /** Formats a number with `digits` significant-ish decimals. */

@@ -12,17 +12,20 @@ export interface MemoryOptions {
  */
 export async function measureMemory(systems: readonly System[], options: MemoryOptions): Promise<string> {
   if (!hasGc()) return '(memory needs `node --expose-gc`; skipped)';
-  const lines = ['| system | turns | mode | heap growth (end − start, after GC) | per turn | µs/turn |', '|---|---:|---|---:|---:|---:|'];
+  const lines = [
+    '| system | turns | mode | heap growth (end − start, after GC) | slope (5 checkpoints) | µs/turn |',
+    '|---|---:|---|---:|---:|---:|',
+  ];
   for (const system of systems) {
     const turns = options.turns(system);
     const prepared = await system.prepare(3);
     const done = await heapGrowth(() => prepared.turn(), turns);
-    lines.push(`| ${system.name} | ${turns} | complete | ${kb(done.growth)} | ${fmt(done.growth / turns, 1)} B | ${fmt(done.perTurnUs)} |`);
+    lines.push(`| ${system.name} | ${turns} | complete | ${kb(done.growth)} | ${fmt(done.slope, 1)} B/turn | ${fmt(done.perTurnUs)} |`);
     options.log(`  ${system.name}: ${turns} complete turns, growth ${kb(done.growth)}`);
     if (system.cancelledTurn) {
       const cancelled = await heapGrowth(system.cancelledTurn, turns);
       lines.push(
-        `| ${system.name} | ${turns} | cancelled mid-batch | ${kb(cancelled.growth)} | ${fmt(cancelled.growth / turns, 1)} B | ${fmt(cancelled.perTurnUs)} |`,
+        `| ${system.name} | ${turns} | cancelled mid-batch | ${kb(cancelled.growth)} | ${fmt(cancelled.slope, 1)} B/turn | ${fmt(cancelled.perTurnUs)} |`,
       );
       options.log(`  ${system.name}: ${turns} cancelled turns, growth ${kb(cancelled.growth)}`);
     }

@@ -1,4 +1,4 @@
-import { calibrate, collect, fmt, kb, median, peakHeap, timeTurns } from './measure.js';
+import { calibrate, fmt, kb, median, peakHeap, timeTurns } from './measure.js';
 import type { PreparedSystem, System } from './workload.js';
 
 export interface OverheadOptions {
@@ -10,114 +10,140 @@ export interface OverheadOptions {
   /** The system every ratio is relative to (ours). */
   readonly reference: string;
   readonly log: (line: string) => void;
+  /** No untimed warm-up turns before a run when one turn takes longer than this. */
+  readonly skipWarmAboveMs?: number;
 }
 
-/** Per size and system: the timed runs (µs per call) and the peak heap of one turn. */
+/** One system at one size: µs per call of each timed run, wall-clock and CPU. */
+export interface Runs {
+  readonly wall: number[];
+  readonly cpu: number[];
+  /** Turns per timed run. */
+  readonly turns: number;
+  /** About how long one turn takes (from calibration), ms. */
+  readonly turnMs: number;
+  /** Peak heap of one turn above the collected baseline, bytes. */
+  peak: number;
+}
+
 export interface OverheadResult {
   readonly sizes: readonly number[];
   readonly systems: readonly string[];
-  readonly perCall: Map<string, number[]>; // key `${n}|${system}` → µs per call, one per run
-  readonly ratios: Map<string, number[]>; // key `${n}|${system}` → reference/system, paired per run
-  readonly peak: Map<string, number>;
-  readonly turnsPerRun: Map<string, number>;
+  readonly reference: string;
+  /** Keyed `${n}|${system}`. */
+  readonly runs: Map<string, Runs>;
 }
 
 const key = (n: number, system: string) => `${n}|${system}`;
 
+/** The paired ratio reference ÷ system: run r of the reference over run r of the system, median. */
+export function pairedRatio(r: OverheadResult, n: number, system: string, measure: 'wall' | 'cpu' = 'cpu'): number {
+  const ref = r.runs.get(key(n, r.reference));
+  const other = r.runs.get(key(n, system));
+  if (!ref || !other) return NaN;
+  return median(ref[measure].map((value, i) => value / other[measure][i]));
+}
+
+export const perCall = (r: OverheadResult, n: number, system: string, measure: 'wall' | 'cpu' = 'cpu'): number =>
+  median(r.runs.get(key(n, system))?.[measure] ?? []);
+
 /**
  * Per-call overhead: for each batch size, every system is prepared, warmed up and calibrated,
- * then the systems run interleaved (the order rotates each round; garbage is collected before
- * each run, outside the timing) so load on the machine hits them alike. Ratios are paired: the
- * reference's run divided by the other system's run of the same round.
+ * then the systems run interleaved (the order rotates each round) so load on the machine hits
+ * them alike. Ratios are paired: the reference's run divided by the other system's run of the
+ * same round. Before each timed run: untimed warm-up turns of the same system (see `warmTurns`).
  */
 export async function measureOverhead(systems: readonly System[], options: OverheadOptions): Promise<OverheadResult> {
-  const result: OverheadResult = {
-    sizes: options.sizes,
-    systems: systems.map((s) => s.name),
-    perCall: new Map(),
-    ratios: new Map(),
-    peak: new Map(),
-    turnsPerRun: new Map(),
-  };
+  const result: OverheadResult = { sizes: options.sizes, systems: systems.map((s) => s.name), reference: options.reference, runs: new Map() };
   for (const n of options.sizes) {
     const prepared: PreparedSystem[] = [];
-    const turns: number[] = [];
+    const all: Runs[] = [];
     for (const system of systems) {
       const p = await system.prepare(n);
-      await timeTurns(p, 2); // first turns: JIT, lazy init
-      const k = await calibrate(p, options.sampleMs);
+      await timeTurns(p, 2); // first turns: JIT, lazy initialisation
+      const turns = await calibrate(p, options.sampleMs);
+      const turnMs = (await timeTurns(p, turns)).wall / turns;
       prepared.push(p);
-      turns.push(k);
-      result.turnsPerRun.set(key(n, system.name), k);
+      const runs: Runs = { wall: [], cpu: [], turns, turnMs, peak: NaN };
+      all.push(runs);
+      result.runs.set(key(n, system.name), runs);
     }
-    const runs: number[][] = systems.map(() => []);
     for (let round = 0; round < options.runs; round++) {
       for (let j = 0; j < systems.length; j++) {
         const s = (j + round) % systems.length;
-        collect();
-        const ms = await timeTurns(prepared[s], turns[s]);
-        runs[s].push((ms * 1000) / (turns[s] * n));
+        // Untimed turns first: the garbage (GC debt) the previous system left is mostly paid
+        // here, and the timed turns see this system's own steady state. No forced gc(): right
+        // after one, V8 runs an allocating loop 2-3x slower for a while (measured), which
+        // would penalize the systems that allocate most.
+        const warm = warmTurns(all[s], options);
+        if (warm > 0) await timeTurns(prepared[s], warm);
+        const t = await timeTurns(prepared[s], all[s].turns);
+        all[s].wall.push((t.wall * 1000) / (all[s].turns * n));
+        all[s].cpu.push((t.cpu * 1000) / (all[s].turns * n));
       }
     }
-    const refIndex = systems.findIndex((s) => s.name === options.reference);
-    for (let s = 0; s < systems.length; s++) {
-      result.perCall.set(key(n, systems[s].name), runs[s]);
-      if (refIndex >= 0) result.ratios.set(key(n, systems[s].name), runs[refIndex].map((ref, r) => ref / runs[s][r]));
-      result.peak.set(key(n, systems[s].name), await peakHeap(prepared[s], n));
-    }
-    options.log(
-      `  N=${n}: ${systems.map((s, i) => `${s.name} ${fmt(median(runs[i]))} µs/call`).join(', ')}`,
-    );
+    for (let s = 0; s < systems.length; s++) all[s].peak = await peakHeap(prepared[s], n);
+    options.log(`  N=${n}: ${systems.map((s) => `${s.name} ${fmt(perCall(result, n, s.name))} CPU µs/call`).join(', ')}`);
   }
   return result;
 }
 
+/**
+ * Untimed turns before a timed run: about 50 ms worth, at least one turn; none for turns over
+ * `skipWarmAboveMs` (quick mode: a 1-second peer turn is mostly its own warm-up).
+ */
+function warmTurns(runs: Runs, options: OverheadOptions): number {
+  const turnMs = runs.turnMs;
+  if (options.skipWarmAboveMs !== undefined && turnMs > options.skipWarmAboveMs) return 0;
+  return Math.max(1, Math.ceil(50 / Math.max(turnMs, 0.001)));
+}
+
 /** The overhead table: one row per size and system. */
-export function overheadTable(r: OverheadResult, reference: string): string {
+export function overheadTable(r: OverheadResult): string {
   const lines = [
-    `| N | system | µs/call (median) | min | turns/run | ${reference} ÷ system (paired median) | peak heap / turn |`,
-    '|---:|---|---:|---:|---:|---:|---:|',
+    `| N | system | CPU µs/call | wall µs/call | ${r.reference} ÷ system, CPU (paired) | wall (paired) | turns/run | peak heap / turn |`,
+    '|---:|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const n of r.sizes) {
     for (const system of r.systems) {
-      const runs = r.perCall.get(key(n, system)) ?? [];
-      const ratio = r.ratios.get(key(n, system));
+      const runs = r.runs.get(key(n, system));
+      if (!runs) continue;
+      const self = system === r.reference;
       lines.push(
-        `| ${n} | ${system} | ${fmt(median(runs))} | ${fmt(Math.min(...runs))} | ${r.turnsPerRun.get(key(n, system))} | ${
-          system === reference || !ratio ? '' : `${fmt(median(ratio))}×`
-        } | ${kb(r.peak.get(key(n, system)) ?? NaN)} |`,
+        `| ${n} | ${system} | ${fmt(perCall(r, n, system))} | ${fmt(perCall(r, n, system, 'wall'))} | ${
+          self ? '' : `${fmt(pairedRatio(r, n, system))}×`
+        } | ${self ? '' : `${fmt(pairedRatio(r, n, system, 'wall'))}×`} | ${runs.turns} | ${kb(runs.peak)} |`,
       );
     }
   }
   return lines.join('\n');
 }
 
-/** Scaling: time per turn at the largest size over the next-to-largest (per-call ratio × size ratio). */
+/** Scaling: time per turn at `to` calls over time per turn at `from` calls (CPU; linear is to/from). */
 export function scalingTable(r: OverheadResult, from = 1000, to = 10000): string {
   if (!r.sizes.includes(from) || !r.sizes.includes(to)) return `(scaling needs N=${from} and N=${to})`;
-  const lines = [`| system | time(N=${to}) ÷ time(N=${from}) |`, '|---|---:|'];
+  const lines = [`| system | time(N=${to}) ÷ time(N=${from}), CPU | wall |`, '|---|---:|---:|'];
   for (const system of r.systems) {
-    const a = median(r.perCall.get(key(from, system)) ?? []);
-    const b = median(r.perCall.get(key(to, system)) ?? []);
-    lines.push(`| ${system} | ${fmt((b * to) / (a * from))} |`);
+    const cpu = (perCall(r, to, system) * to) / (perCall(r, from, system) * from);
+    const wall = (perCall(r, to, system, 'wall') * to) / (perCall(r, from, system, 'wall') * from);
+    lines.push(`| ${system} | ${fmt(cpu)} | ${fmt(wall)} |`);
   }
   return lines.join('\n');
 }
 
-/** The headline figures at one size: ours against the floor and the fastest peer. */
-export function headline(r: OverheadResult, n: number, reference: string, floorName: string, peers: readonly string[]): string {
-  const us = (s: string) => median(r.perCall.get(key(n, s)) ?? []);
-  const ratio = (s: string) => median(r.ratios.get(key(n, s)) ?? []);
+/** The headline figures at one size: ours against the floor and the fastest peer (CPU time). */
+export function headline(r: OverheadResult, n: number, floorName: string, peers: readonly string[]): string {
+  const us = (s: string) => perCall(r, n, s);
   const present = peers.filter((p) => r.systems.includes(p));
   const fastest = present.length > 0 ? present.reduce((a, b) => (us(a) <= us(b) ? a : b)) : undefined;
-  const lines = [`At N=${n}: ${reference} ${fmt(us(reference))} µs/call.`];
+  const lines = [`At N=${n} (CPU time): ${r.reference} ${fmt(us(r.reference))} µs/call (target ≤ ~6).`];
   if (fastest) {
     lines.push(
-      `- vs the fastest peer (${fastest}, ${fmt(us(fastest))} µs/call): ${fmt(1 / ratio(fastest))}× faster (target ≥ 2×).`,
+      `- vs the fastest peer (${fastest}, ${fmt(us(fastest))} µs/call): ${fmt(1 / pairedRatio(r, n, fastest))}× faster (target ≥ 2×).`,
     );
   }
   if (r.systems.includes(floorName)) {
-    lines.push(`- vs the floor (${fmt(us(floorName))} µs/call): ${fmt(ratio(floorName))}× the floor's time (target ≤ 3×).`);
+    lines.push(`- vs the floor (${fmt(us(floorName))} µs/call): ${fmt(pairedRatio(r, n, floorName))}× the floor's time (target ≤ 3×).`);
   }
   return lines.join('\n');
 }

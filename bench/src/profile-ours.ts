@@ -19,7 +19,7 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const n = Number(args[0] ?? 1000);
 const seconds = Number(args[1] ?? 5);
 const cap = Number(process.argv.find((a) => a.startsWith('--cap='))?.slice(6) ?? 10_000);
-const loaded = await loadOurs(process.argv.includes('--from-source'));
+const loaded = await loadOurs(process.argv.includes('--from-source'), process.argv.find((a) => a.startsWith('--src='))?.slice(6));
 const prepared = await ours(loaded, { label: 'ours', maxParallelTools: cap }).prepare(n);
 for (let k = 0; k < 20; k++) await prepared.turn();
 

@@ -25,12 +25,22 @@ export function summarize(path: string, top = 30): string {
     const id = profile.samples[k];
     self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[k] ?? 0));
   }
+  // The profiler's own bookkeeping (the inspector session that stops it) is not our cost.
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const isProfiler = (id: number): boolean => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      if (byId.get(at)?.callFrame.url === 'node:inspector') return true;
+    }
+    return false;
+  };
   const byFunction = new Map<string, number>();
   const byFile = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {
     const t = self.get(node.id) ?? 0;
-    if (t === 0) continue;
+    if (t === 0 || isProfiler(node.id)) continue;
     total += t;
     const file = sourceOf(node.callFrame.url, node.callFrame.lineNumber);
     const fn = `${node.callFrame.functionName || '(anonymous)'}  ${file}${file.endsWith('.ts') ? '' : `:${node.callFrame.lineNumber + 1}`}`;
@@ -59,7 +69,7 @@ function sourceOf(url: string, line: number): string {
     marks = [];
     let current = short;
     for (const text of readFileSync(new URL(url), 'utf8').split('\n')) {
-      const m = /^\/\/ (src\/\S+\.ts)$/.exec(text);
+      const m = /^\/\/ (?:\S*\/)?(src\/\S+\.ts)$/.exec(text);
       if (m) current = m[1];
       marks.push(current);
     }

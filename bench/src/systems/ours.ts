@@ -22,13 +22,17 @@ export interface OursLib {
   readonly from: string;
 }
 
-/** Builds and loads the library; `fromSource` loads src/ through tsx instead (quicker, slower code). */
-export async function loadOurs(fromSource = false): Promise<OursLib> {
+/**
+ * Builds and loads the library (from `srcDir`, default src/); `fromSource` loads src/ through
+ * tsx instead (no build, but tsx's transform slows the code down).
+ */
+export async function loadOurs(fromSource = false, srcDir?: string, outDir?: string): Promise<OursLib> {
   if (fromSource) {
     return { lib: await import('../../../src/index.js'), testing: await import('../../../src/testing/index.js'), from: 'src/ via tsx' };
   }
-  const urls = await buildOurs();
-  return { lib: (await import(urls.index)) as typeof Lib, testing: (await import(urls.testing)) as typeof Testing, from: 'tsup build of src/' };
+  const urls = await buildOurs(srcDir, outDir);
+  const from = srcDir ? `tsup build of ${srcDir}` : 'tsup build of src/';
+  return { lib: (await import(urls.index)) as typeof Lib, testing: (await import(urls.testing)) as typeof Testing, from };
 }
 
 /** Options of our system's variants. */
@@ -38,6 +42,8 @@ export interface OursOptions {
   readonly maxParallelTools: number;
   /** Sign every execution with an HMAC receipt (when the library has a receipt generator). */
   readonly receipts?: boolean;
+  /** Every guard and observer off (no observer, dedup, loop detection or approval): the loop's own cost. */
+  readonly bare?: boolean;
 }
 
 /**
@@ -62,8 +68,9 @@ const noopTool = ({ lib }: OursLib): Tool =>
 /** Whatever guards the library has today, switched on (they are found at run time). */
 function guards({ lib }: OursLib, options: OursOptions) {
   const anyLib = lib as unknown as Record<string, unknown>;
-  const on: string[] = ['observer', 'dedup', 'loop detection', 'zod args'];
   const extra: Record<string, unknown> = {};
+  if (options.bare) return { extra, on: ['zod args only: no observer, dedup, loop detection or approval'] };
+  const on: string[] = ['observer', 'dedup', 'loop detection', 'zod args'];
   const Manager = anyLib.ApprovalManager as (new (...a: unknown[]) => unknown) | undefined;
   const nonInteractive = anyLib.nonInteractiveApproval as (() => unknown) | undefined;
   if (Manager && nonInteractive) {
@@ -85,6 +92,7 @@ export function ours(loaded: OursLib, options: OursOptions): System {
   return {
     name: options.label,
     note: `parallelTools, maxParallelTools ${options.maxParallelTools}; ${on.join(', ')}`,
+    ...(options.bare ? {} : { cancelledTurn: cancelledTurnOf(loaded, options) }),
     prepare(n): PreparedSystem {
       let observed = 0;
       const observer: ToolObserver = () => {
@@ -94,12 +102,12 @@ export function ours(loaded: OursLib, options: OursOptions): System {
         provider: benchProvider(loaded, scriptedCalls(n)),
         model: 'bench',
         tools: [noopTool(loaded)],
-        observers: [observer],
+        observers: options.bare ? [] : [observer],
         knobs: {
           parallelTools: true,
           maxParallelTools: options.maxParallelTools,
-          dedupEnabled: true,
-          loopDetection: { enabled: true },
+          dedupEnabled: !options.bare,
+          loopDetection: { enabled: !options.bare },
         },
         ids: counterIds(),
         ...guards(loaded, options).extra,
@@ -111,7 +119,6 @@ export function ours(loaded: OursLib, options: OursOptions): System {
         },
       };
     },
-    cancelledTurn: cancelledTurnOf(loaded, options),
   };
 }
 

@@ -1,0 +1,41 @@
+import { resolve } from 'node:path';
+import { buildDir } from './build-ours.js';
+import { fmt } from './measure.js';
+import { measureOverhead, pairedRatio, perCall } from './overhead.js';
+import { loadOurs, ours } from './systems/ours.js';
+
+/**
+ * Before/after: two copies of the library's sources (e.g. `git archive <commit> src | tar -x -C
+ * /tmp/before`), each built like the bench builds src/, run interleaved in one process:
+ *
+ *   node --expose-gc --import tsx bench/src/compare.ts --a=/tmp/before/src [--b=src] [--sizes=1000,10000] [--runs=9]
+ *
+ * Prints each one's µs per call (CPU and wall) and the paired ratio a ÷ b (> 1: b is faster).
+ */
+const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const a = option('a');
+if (!a) {
+  console.error('usage: compare.ts --a=<src dir> [--b=<src dir, default src>] [--sizes=…] [--runs=…] [--cap=10000]');
+  process.exit(1);
+}
+const b = option('b') ?? 'src';
+const cap = Number(option('cap') ?? 10_000);
+const libA = await loadOurs(false, resolve(a), `${buildDir}-a`);
+const libB = await loadOurs(false, resolve(b), `${buildDir}-b`);
+const sysA = ours(libA, { label: 'a', maxParallelTools: cap });
+const sysB = ours(libB, { label: 'b', maxParallelTools: cap });
+const sizes = (option('sizes') ?? '1,1000,10000').split(',').map(Number);
+const r = await measureOverhead([sysA, sysB], {
+  sizes,
+  runs: Number(option('runs') ?? 9),
+  sampleMs: Number(option('sample-ms') ?? 60),
+  reference: 'a',
+  log: () => {},
+});
+console.log(`a = ${resolve(a)}\nb = ${resolve(b)}\ncap ${cap}`);
+for (const n of sizes) {
+  console.log(
+    `N=${n}: CPU a ${fmt(perCall(r, n, 'a'))} µs/call, b ${fmt(perCall(r, n, 'b'))} µs/call, a ÷ b ${fmt(pairedRatio(r, n, 'b'))}` +
+      ` | wall a ${fmt(perCall(r, n, 'a', 'wall'))}, b ${fmt(perCall(r, n, 'b', 'wall'))}, a ÷ b ${fmt(pairedRatio(r, n, 'b', 'wall'))}`,
+  );
+}

@@ -75,6 +75,7 @@ interface Snapshot {
   readonly events: number;
   readonly resultSlots: ReadonlySet<number>;
   readonly doneBefore: boolean;
+  readonly promptsOpen: boolean;
 }
 
 /** What a storm run saw, for coverage statistics. */
@@ -85,7 +86,6 @@ export interface StormSummary {
   readonly running: number;
   readonly promptsOpen: boolean;
   readonly doneBefore: boolean;
-  readonly promptsOpen: boolean;
 }
 
 /** Runs one scenario in virtual time and asserts invariants 1–4. */

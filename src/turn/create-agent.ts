@@ -3,7 +3,7 @@ import { lastValueFrom, type Observable } from 'rxjs';
 import type { ApprovalPort } from '../approval/approval-port.js';
 import { ConfigurationError } from '../errors.js';
 import type { DoneReason, ToolObserver, TurnEvent } from '../observe/events.js';
-import { noopLogger, type Logger } from '../observe/logger.js';
+import { guardedLogger, noopLogger, type Logger } from '../observe/logger.js';
 import type { AgentHooks } from '../prep/hooks.js';
 import { buildPrepSteps } from '../prep/build-prep-steps.js';
 import type { ModelProvider } from '../provider/provider.js';
@@ -106,7 +106,7 @@ export function createAgent(config: AgentConfig): Agent {
     observers: config.observers ?? [],
     knobs: resolveKnobs(config.knobs),
     receipts: config.receipts,
-    logger: config.logger ?? noopLogger,
+    logger: guardedLogger(config.logger ?? noopLogger),
     tracer: config.tracer,
     telemetry: config.telemetry,
     clock: config.clock ?? defaultClock,

@@ -24,7 +24,7 @@ export interface ParsedResponse {
  */
 export function parseResponse(resolved: ResolvedAgentExecution, turn: TurnState, response: ModelResponse): ParsedResponse {
   if (response.toolCalls.length > 0) {
-    return { calls: response.toolCalls.map((call, slot) => toParsedCall(call, slot, resolved.ids)), fromText: false, malformed: false };
+    return { calls: toParsedCalls(response.toolCalls, resolved.ids), fromText: false, malformed: false };
   }
   const protocol = resolved.provider.textProtocol;
   if (!protocol || protocol.strict || resolved.knobs.strictToolParsing || turn.tools.specs.length === 0 || response.text.length === 0) {
@@ -32,22 +32,47 @@ export function parseResponse(resolved: ResolvedAgentExecution, turn: TurnState,
   }
   const { calls, malformed } = protocol.parse(response.text, turn.tools.names);
   return {
-    calls: calls.map((call, slot) => toParsedCall(call, slot, resolved.ids)),
+    calls: toParsedCalls(calls, resolved.ids),
     fromText: calls.length > 0,
     malformed: calls.length === 0 && malformed,
   };
 }
 
 /**
+ * A batch of provider calls as parsed calls with slot indices. An id the model repeats within
+ * the batch is replaced by a generated one for the later slots, so every tool message of the
+ * history answers exactly one call.
+ */
+export function toParsedCalls(calls: readonly ProviderToolCall[], ids: () => string): ParsedCall[] {
+  const parsed = calls.map((call, slot) => toParsedCall(call, slot, ids));
+  if (parsed.length < 2) return parsed;
+  const seen = new Set<string>();
+  for (let i = 0; i < parsed.length; i++) {
+    if (seen.has(parsed[i].id)) parsed[i] = { ...parsed[i], id: ids() };
+    seen.add(parsed[i].id);
+  }
+  return parsed;
+}
+
+/**
  * One provider call as a parsed call. Arguments that are not a JSON object become `{}` and
  * keep the problem, so validation can tell the model what went wrong.
  */
-export function toParsedCall(call: ProviderToolCall, slot: number, ids: () => string): ParsedCall {
-  const id = call.id && call.id.length > 0 ? call.id : ids();
+export function toParsedCall(input: ProviderToolCall, slot: number, ids: () => string): ParsedCall {
+  // A custom provider may send a call without a (string) name: it becomes an unknown tool.
+  const call = typeof input.name === 'string' ? input : { ...input, name: String(input.name ?? '') };
+  const id = typeof call.id === 'string' && call.id.length > 0 ? call.id : ids();
   const raw = call.arguments;
   if (typeof raw !== 'string') {
     const args = isPlainObject(raw) ? raw : {};
-    return { slot, id, name: call.name, args, rawArguments: JSON.stringify(args) };
+    let rawArguments: string;
+    try {
+      rawArguments = JSON.stringify(args);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      return { slot, id, name: call.name, args: {}, rawArguments: '{}', argsError: `the arguments cannot be written as JSON (${why})` };
+    }
+    return { slot, id, name: call.name, args, rawArguments };
   }
   if (raw.trim() === '') return { slot, id, name: call.name, args: {}, rawArguments: '{}' };
   try {

@@ -45,7 +45,8 @@ export function markupCall(text: string, finder: Finder, at: number, form: 'invo
     if (!key) return { end, malformed: 'a <parameter> has no name' };
     const valueEnd = finder.find('</parameter>', paramEnd + 1);
     if (valueEnd === -1 || valueEnd > close) return { end, malformed: `<parameter name="${key}"> is not closed` };
-    args[key] = parameterValue(text.slice(paramEnd + 1, valueEnd), meter);
+    // defineProperty, not assignment: a parameter named __proto__ must stay a plain own key
+    Object.defineProperty(args, key, { value: parameterValue(text.slice(paramEnd + 1, valueEnd), meter), enumerable: true, writable: true, configurable: true });
     p = valueEnd + '</parameter>'.length;
   }
   return { end, call: { name, arguments: args } };

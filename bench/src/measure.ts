@@ -35,12 +35,17 @@ export async function timeTurns(system: PreparedSystem, turns: number): Promise<
   return { wall, cpu: (cpu.user + cpu.system) / 1000 };
 }
 
-/** How many turns make one sample last about `targetMs` (at least 1). */
-export async function calibrate(system: PreparedSystem, targetMs: number): Promise<number> {
+/**
+ * How many turns make one sample last about `targetMs` (at least 1), and about how long one turn
+ * takes. A first turn that already lasts `targetMs` settles it without more turns.
+ */
+export async function calibrate(system: PreparedSystem, targetMs: number): Promise<{ turns: number; turnMs: number }> {
   let turns = 1;
   for (;;) {
     const ms = (await timeTurns(system, turns)).wall;
-    if (ms >= targetMs / 4 || turns >= 1 << 16) return Math.max(1, Math.ceil((turns * targetMs) / Math.max(ms, 0.001)));
+    if (ms >= targetMs / 4 || turns >= 1 << 16) {
+      return { turns: Math.max(1, Math.ceil((turns * targetMs) / Math.max(ms, 0.001))), turnMs: ms / turns };
+    }
     turns *= 4;
   }
 }

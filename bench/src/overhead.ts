@@ -60,9 +60,10 @@ export async function measureOverhead(systems: readonly System[], options: Overh
     const all: Runs[] = [];
     for (const system of systems) {
       const p = await system.prepare(n);
-      await timeTurns(p, 2); // first turns: JIT, lazy initialisation
-      const turns = await calibrate(p, options.sampleMs);
-      const turnMs = (await timeTurns(p, turns)).wall / turns;
+      // First turns: JIT, lazy initialisation (one is enough when a turn is long).
+      const first = (await timeTurns(p, 1)).wall;
+      if (first < options.sampleMs) await timeTurns(p, 1);
+      const { turns, turnMs } = await calibrate(p, options.sampleMs);
       prepared.push(p);
       const runs: Runs = { wall: [], cpu: [], turns, turnMs, peak: NaN };
       all.push(runs);

@@ -35,32 +35,19 @@ export const NOT_SCRUBBED: unique symbol = Symbol('not scrubbed');
  * what `openCard` returned for the slot, when it was opened by the same caller.
  */
 export function closeCard(resolved: ResolvedAgentExecution, turn: TurnState, result: SlotResult, shown: unknown = NOT_SCRUBBED): void {
-  turn.emit(
-    result.receipt !== undefined
-      ? {
-          type: 'tool-result',
-          iteration: turn.iteration,
-          slot: result.slot,
-          id: result.id,
-          name: result.name,
-          output: result.output,
-          success: result.success,
-          outcome: result.outcome,
-          durationMs: result.durationMs,
-          receipt: result.receipt,
-        }
-      : {
-          type: 'tool-result',
-          iteration: turn.iteration,
-          slot: result.slot,
-          id: result.id,
-          name: result.name,
-          output: result.output,
-          success: result.success,
-          outcome: result.outcome,
-          durationMs: result.durationMs,
-        },
-  );
+  // One shape for every tool-result event (receipt undefined when there is none): one hidden class.
+  turn.emit({
+    type: 'tool-result',
+    iteration: turn.iteration,
+    slot: result.slot,
+    id: result.id,
+    name: result.name,
+    output: result.output,
+    success: result.success,
+    outcome: result.outcome,
+    durationMs: result.durationMs,
+    receipt: result.receipt,
+  });
   if (resolved.observers.length === 0) return;
   const { ingress } = turn;
   notify(resolved, {

@@ -68,7 +68,9 @@ export interface LoopObservation {
 
 interface Entry {
   readonly name: string;
-  readonly signature: string;
+  /** The arguments as canonical JSON. Kept apart from the name: comparing two flat strings is a
+   * memory compare, while a `${name}\u0000${json}` concatenation is a rope that V8 compares slowly. */
+  readonly args: string;
   readonly output: string;
   /** Which `check` call recorded it. */
   readonly batch: number;
@@ -130,25 +132,28 @@ export class LoopDetector {
 
   private observe(result: LoopObservation): readonly LoopVerdict[] {
     if (!this.knobs.enabled || result.outcome !== 'executed' || this.ignore.has(result.name)) return NONE;
-    const signature = `${result.name}\u0000${canonicalJson(result.args)}`;
-    const entry: Entry = { name: result.name, signature, output: result.output, batch: this.batch };
+    const args = canonicalJson(result.args);
+    const entry: Entry = { name: result.name, args, output: result.output, batch: this.batch };
     const w = this.window;
     w.push(entry);
     if (w.length > this.size) w.shift();
-    // one pass: identical calls (repeat), and same tool + same result (no-progress), whose
-    // distinct batches are counted as changes of batch number (entries are in batch order)
+    // one pass over the same tool's entries: identical calls (repeat), and same result
+    // (no-progress), whose distinct batches are counted as changes of batch number (entries are
+    // in batch order)
     let repeats = 0;
     let batches = 0;
     let lastBatch = -1;
     let varied = false;
     for (const e of w) {
-      if (e.signature === signature) repeats++;
-      if (e.name !== entry.name || e.output !== entry.output) continue;
+      if (e.name !== entry.name) continue;
+      const same = e.args === args;
+      if (same) repeats++;
+      if (e.output !== entry.output) continue;
       if (e.batch !== lastBatch) {
         batches++;
         lastBatch = e.batch;
       }
-      if (e.signature !== signature) varied = true;
+      if (!same) varied = true;
     }
     let found: LoopVerdict[] | undefined;
     const t = this.thresholds;

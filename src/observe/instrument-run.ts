@@ -1,5 +1,6 @@
 import { defer, type Observable } from 'rxjs';
 import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
+import { turnIngress } from '../turn/ingress.js';
 import type { TurnInput } from '../turn/turn-input.js';
 import type { TurnEvent } from './events.js';
 import { logTurn } from './log-turn.js';
@@ -33,13 +34,13 @@ export function instrumentRun(
   const logging = resolved.logger !== noopLogger;
   if (!tracer && !logging) return run(resolved, input);
   return defer(() => {
-    const ingress = input.ingress ?? { channel: 'cli' };
-    const turnId = ingress.turnId ?? resolved.ids();
-    let events = run(resolved, { ...input, ingress: { ...ingress, turnId } });
+    const ingress = turnIngress(resolved, input);
+    const { turnId } = ingress;
+    let events = run(resolved, { ...input, ingress });
     if (tracer) {
       events = events.pipe(
         traceTurn(tracer, {
-          agent: ingress.agentAlias ?? resolved.name,
+          agent: ingress.agentAlias,
           model: resolved.model,
           provider: resolved.provider.name,
           turnId,
@@ -48,7 +49,7 @@ export function instrumentRun(
       );
     }
     if (logging) {
-      events = events.pipe(logTurn(resolved.logger, { turnId, agent: ingress.agentAlias ?? resolved.name, channel: ingress.channel }));
+      events = events.pipe(logTurn(resolved.logger, { turnId, agent: ingress.agentAlias, channel: ingress.channel }));
     }
     return events;
   });

@@ -4,7 +4,7 @@ import type { TurnEvent } from '../observe/events.js';
 import { LoopDetector } from '../results/loop-detector.js';
 import type { EffectiveTools } from './effective-tools.js';
 import { effectiveTools } from './effective-tools.js';
-import type { Ingress } from './ingress.js';
+import { turnIngress, type TurnIngress } from './ingress.js';
 import type { ChatMessage } from './messages.js';
 import type { ResolvedAgentExecution } from './resolved-execution.js';
 import type { TurnInput } from './turn-input.js';
@@ -15,7 +15,7 @@ import type { TurnInput } from './turn-input.js';
  */
 export interface TurnState {
   readonly turnId: string;
-  readonly ingress: Ingress & { readonly turnId: string };
+  readonly ingress: TurnIngress;
   readonly signal?: AbortSignal;
   /** Emits once when the turn's signal aborts. */
   readonly cancel$: Observable<void>;
@@ -55,12 +55,11 @@ export function createTurnState(
   input: TurnInput,
   emit: (event: TurnEvent) => void,
 ): TurnState {
-  const ingress = input.ingress ?? { channel: 'cli' };
-  const turnId = ingress.turnId ?? resolved.ids();
+  const ingress = turnIngress(resolved, input);
   const signal = input.signal;
   return {
-    turnId,
-    ingress: { ...ingress, turnId, agentAlias: ingress.agentAlias ?? resolved.name },
+    turnId: ingress.turnId,
+    ingress,
     signal,
     cancel$: fromAbortSignal(signal),
     memory: input.memory ?? [],

@@ -17,8 +17,3 @@ export type ChatMessage =
       readonly tool_calls?: readonly ToolCallMessagePart[];
     }
   | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string };
-
-/** A system message. */
-export const systemMessage = (content: string): ChatMessage => ({ role: 'system', content });
-/** A user message. */
-export const userMessage = (content: string): ChatMessage => ({ role: 'user', content });

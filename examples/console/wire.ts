@@ -1,5 +1,4 @@
 import type { ApprovalAnswer, TurnEvent } from '../../src/index.js';
-import { scrubCredentials } from '../../src/index.js';
 
 /** An operator's answer to one approval request (`null`, unanswerable, is never an operator's). */
 export type OperatorAnswer = Exclude<ApprovalAnswer, null>;
@@ -29,7 +28,7 @@ export type ConsoleEvent =
     }
   | { readonly type: 'approval-unanswered'; readonly requestId: string; readonly reason: UnansweredReason };
 
-/** A turn event as sent to the page: `done` without its history, `tool-call` arguments scrubbed. */
+/** A turn event as sent to the page: `done` without its history, `tool-call` arguments as JSON text. */
 export type WireEvent =
   | Exclude<TurnEvent, { type: 'done' | 'tool-call' }>
   | (Omit<Extract<TurnEvent, { type: 'done' }>, 'history'> & { readonly historyLength: number })
@@ -46,12 +45,12 @@ export interface WireRecord {
 
 /**
  * Shapes a turn event for the page: the history of `done` stays on the server, and tool-call
- * arguments travel as scrubbed JSON text (a rendering surface, so secrets are redacted).
+ * arguments travel as JSON text (the loop has already scrubbed them: a card is a rendering surface).
  *
  * @example
  * ```ts
- * toWire({ type: 'tool-call', iteration: 0, slot: 0, id: 'c1', name: 'x', args: { token: 'abcdefgh12' } });
- * // → { …, args: '{"token":"abcd*[REDACTED]"}' }
+ * toWire({ type: 'tool-call', iteration: 0, slot: 0, id: 'c1', name: 'x', args: { n: 1 } });
+ * // → { …, args: '{"n":1}' }
  * ```
  */
 export function toWire(event: TurnEvent | ConsoleEvent): WireEvent {
@@ -60,7 +59,7 @@ export function toWire(event: TurnEvent | ConsoleEvent): WireEvent {
     return { ...rest, historyLength: history.length };
   }
   if (event.type === 'tool-call') {
-    return { ...event, args: scrubCredentials(JSON.stringify(event.args) ?? 'null') };
+    return { ...event, args: JSON.stringify(event.args) ?? 'null' };
   }
   return event;
 }

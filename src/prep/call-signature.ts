@@ -1,8 +1,9 @@
+import { flatSortedJson } from '../results/canonical-json.js';
+
 /**
  * A call's identity for duplicate detection: the name, then the arguments as JSON with object
  * keys sorted at every depth. Undefined when the arguments cannot be serialized (a cycle): such
- * a call is never treated as a duplicate. Flat argument objects (the common case) are
- * serialized directly, without a replacer.
+ * a call is never treated as a duplicate.
  *
  * @example
  * ```ts
@@ -10,39 +11,28 @@
  * ```
  */
 export function callSignature(name: string, args: unknown): string | undefined {
-  const flat = flatJson(args);
-  if (flat !== undefined) return `${name}\u0000${flat}`;
+  const key = argsKey(args);
+  return key === undefined ? undefined : `${name}\u0000${key}`;
+}
+
+/**
+ * The arguments part of `callSignature`: JSON with object keys sorted at every depth, or
+ * undefined when they cannot be serialized (a cycle). Flat objects whose keys are already in
+ * order (the common case) cost one `JSON.stringify`.
+ *
+ * @example
+ * ```ts
+ * argsKey({ b: 1, a: 2 }); // '{"a":2,"b":1}'
+ * ```
+ */
+export function argsKey(args: unknown): string | undefined {
+  const flat = flatSortedJson(args);
+  if (flat !== undefined) return flat;
   try {
-    return `${name}\u0000${JSON.stringify(args, sortKeys) ?? ''}`;
+    return JSON.stringify(args, sortKeys) ?? '';
   } catch {
     return undefined;
   }
-}
-
-/** Sorted-key JSON of an object whose values are all primitives; undefined for anything else. */
-function flatJson(args: unknown): string | undefined {
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
-  const record = args as Record<string, unknown>;
-  const keys = Object.keys(record);
-  if (keys.length > 1) keys.sort();
-  let out = '{';
-  for (const key of keys) {
-    const value = record[key];
-    switch (typeof value) {
-      case 'string':
-      case 'number':
-      case 'boolean':
-        break;
-      case 'undefined':
-      case 'function':
-      case 'symbol':
-        continue; // JSON leaves these out
-      default:
-        if (value !== null) return undefined; // nested or bigint: the general path
-    }
-    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(value)}`;
-  }
-  return `${out}}`;
 }
 
 function sortKeys(_key: string, value: unknown): unknown {

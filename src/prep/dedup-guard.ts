@@ -1,4 +1,4 @@
-import { callSignature } from './call-signature.js';
+import { argsKey } from './call-signature.js';
 import type { PrepContext, PrepStep } from './prep-step.js';
 import { prepTexts } from './prep-texts.js';
 
@@ -8,7 +8,8 @@ import { prepTexts } from './prep-texts.js';
  * `Skipped duplicate call to '{tool}' with identical arguments.` Tools listed in
  * `dedupExemptTools` or defined with `dedupExempt: true` always run.
  *
- * Cost per call: one key-sorted serialization of the arguments (direct for flat objects).
+ * Cost per call: one key-sorted serialization of the arguments (one `JSON.stringify` for flat
+ * objects with their keys in order), looked up among the same tool's earlier calls.
  *
  * ```
  * calls:  (a b a')       a' = a with its keys in another order
@@ -30,9 +31,11 @@ export const dedupGuard: PrepStep = (call, ctx) => {
 };
 
 function isDuplicate(ctx: PrepContext, name: string, args: Record<string, unknown>): boolean {
-  const signature = callSignature(name, args);
-  if (signature === undefined) return false; // unserializable (a cycle): never a duplicate
-  if (ctx.seen.has(signature)) return true;
-  ctx.seen.add(signature);
+  const key = argsKey(args);
+  if (key === undefined) return false; // unserializable (a cycle): never a duplicate
+  let seen = ctx.seen.get(name);
+  if (seen === undefined) ctx.seen.set(name, (seen = new Set()));
+  if (seen.has(key)) return true;
+  seen.add(key);
   return false;
 }

@@ -7,8 +7,8 @@ import type { TurnState } from '../turn/turn-state.js';
 export interface PrepContext {
   readonly resolved: ResolvedAgentExecution;
   readonly turn: TurnState;
-  /** Dedup guard: signatures (name + key-sorted arguments) of the calls seen in this batch. */
-  readonly seen: Set<string>;
+  /** Dedup guard: per tool name, the key-sorted arguments (`argsKey`) of the calls seen in this batch. */
+  readonly seen: Map<string, Set<string>>;
   /** Prompt-loop signatures seen in this batch. */
   readonly promptedInBatch: Set<string>;
   /** Prompt-loop signature of each guarded slot, so the gate can mark it approved. */
@@ -27,7 +27,7 @@ export interface PrepContext {
  * ```
  */
 export function createPrepContext(resolved: ResolvedAgentExecution, turn: TurnState): PrepContext {
-  return { resolved, turn, seen: new Set(), promptedInBatch: new Set(), promptSignatureBySlot: new Map(), approved: new Set() };
+  return { resolved, turn, seen: new Map(), promptedInBatch: new Set(), promptSignatureBySlot: new Map(), approved: new Set() };
 }
 
 /**

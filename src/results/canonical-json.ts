@@ -10,7 +10,7 @@
  * ```
  */
 export function canonicalJson(value: unknown): string {
-  return flatSorted(value) ?? write(value, []) ?? 'null';
+  return flatSortedJson(value) ?? write(value, []) ?? 'null';
 }
 
 /**
@@ -18,8 +18,14 @@ export function canonicalJson(value: unknown): string {
  * order: a plain object of strings, numbers, booleans and nulls whose keys enumerate in sorted
  * order is exactly what `JSON.stringify` writes (no key array, no sort, no concatenation).
  * Anything else (nesting, unsorted keys, bigint, toJSON, …) → undefined, and `write` runs.
+ *
+ * @example
+ * ```ts
+ * flatSortedJson({ a: 1, b: 'x' }); // '{"a":1,"b":"x"}'
+ * flatSortedJson({ b: 1, a: 2 });   // undefined: keys out of order
+ * ```
  */
-function flatSorted(value: unknown): string | undefined {
+export function flatSortedJson(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
   let previous: string | undefined;
   for (const key in value) {

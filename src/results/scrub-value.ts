@@ -48,7 +48,9 @@ function walk(value: unknown, depth: number, key: string | undefined): unknown {
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return value;
   let copy: Record<string, unknown> | undefined;
-  for (const k of Object.keys(value)) {
+  // for-in rather than Object.keys: no key array per call (the prototype is Object.prototype or
+  // null, so it enumerates the same own keys)
+  for (const k in value) {
     const item = (value as Record<string, unknown>)[k];
     const scrubbed = walk(item, depth + 1, k);
     if (scrubbed !== item) (copy ??= { ...(value as Record<string, unknown>) })[k] = scrubbed;

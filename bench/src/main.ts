@@ -12,7 +12,7 @@ import type { System } from './workload.js';
 
 /**
  * `npm run bench [-- --quick] [-- --only=overhead,streaming,memory] [-- --sizes=1000,10000]
- * [-- --from-source] [-- --out=bench/last-run.md]`. Prints markdown tables; never fails on a
+ * [-- --systems=floor,ours (bare)] [-- --from-source] [-- --out=bench/last-run.md]`. Prints markdown tables; never fails on a
  * slow figure (benchmarks are not tests).
  */
 const args = process.argv.slice(2);
@@ -28,8 +28,11 @@ const loaded = await loadOurs(flag('from-source'), option('src'));
 const main = ours(loaded, { label: 'ours', maxParallelTools: 10_000 });
 const capped = ours(loaded, { label: 'ours (cap 8)', maxParallelTools: 8 });
 const bare = ours(loaded, { label: 'ours (bare)', maxParallelTools: 10_000, bare: true });
-const peers = [vercelAi, openaiAgents];
-const systems: System[] = [main, capped, bare, floor, ...peers];
+// --systems=floor,ours (bare),… runs only those besides ours (the reference)
+const picked = option('systems')?.split(',');
+const keep = (s: System) => s === main || !picked || picked.includes(s.name);
+const peers = [vercelAi, openaiAgents].filter(keep);
+const systems: System[] = [main, capped, bare, floor, ...peers].filter(keep);
 
 const out: string[] = [];
 out.push(`# rx-tool-loop benchmarks${quick ? ' (quick)' : ''}`);

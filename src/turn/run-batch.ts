@@ -1,7 +1,7 @@
-import { from, map, mergeMap, Observable, takeUntil, toArray } from 'rxjs';
+import { map, mergeMap, Observable, toArray } from 'rxjs';
 import { dispatchBatch } from '../execute/dispatch-calls.js';
-import { prepareCalls } from '../prep/prepare-calls.js';
-import { texts, type ParsedCall, type PreparedCall, type SlotResult } from './calls.js';
+import { prepareBatch } from '../prep/prepare-batch.js';
+import type { ParsedCall, SlotResult } from './calls.js';
 import type { ResolvedAgentExecution } from './resolved-execution.js';
 import type { TurnState } from './turn-state.js';
 
@@ -24,23 +24,8 @@ export function runBatch(
   turn: TurnState,
   calls: readonly ParsedCall[],
 ): Observable<SlotResult[]> {
-  return from(calls).pipe(
-    prepareCalls(resolved, turn, resolved.prepSteps),
-    takeUntil(turn.cancel$),
-    toArray(),
-    mergeMap((prepared) => {
-      const batch: PreparedCall[] = new Array(calls.length);
-      for (const call of prepared) batch[call.slot] = call;
-      for (const call of calls) {
-        batch[call.slot] ??= {
-          call,
-          slot: call.slot,
-          id: call.id,
-          name: call.name,
-          args: call.args,
-          filled: { outcome: 'interrupted', output: texts.interrupted, success: false },
-        };
-      }
+  return prepareBatch(resolved, turn, calls, resolved.prepSteps).pipe(
+    mergeMap((batch) => {
       const results: SlotResult[] = new Array(calls.length);
       return dispatchBatch(resolved, turn, batch).pipe(
         toArray(),

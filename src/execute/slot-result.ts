@@ -42,6 +42,7 @@ export function slotResult(
     content,
     output: scrubCredentials(bounded),
     durationMs,
+    argsKey: call.argsKey,
   };
   // Only when present, as before (no `receipt: undefined` keys on the result).
   if (receipt !== undefined) result.receipt = receipt;

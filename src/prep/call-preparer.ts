@@ -155,4 +155,5 @@ export const toPrepared = (call: ParsedCall): PreparedCall => ({
   tool: undefined,
   filled: undefined,
   prompted: undefined,
+  argsKey: undefined,
 });

@@ -1,5 +1,5 @@
 import { argsKey } from './call-signature.js';
-import type { PrepContext, PrepStep } from './prep-step.js';
+import type { PrepStep } from './prep-step.js';
 import { prepTexts } from './prep-texts.js';
 
 /**
@@ -25,17 +25,11 @@ export const dedupGuard: PrepStep = (call, ctx) => {
   const { knobs } = ctx.resolved;
   if (!tool || call.filled || !knobs.dedupEnabled || tool.dedupExempt) return call;
   if (knobs.dedupExemptTools.length > 0 && knobs.dedupExemptTools.includes(tool.name)) return call;
-  return isDuplicate(ctx, tool.name, call.args)
-    ? { ...call, filled: { outcome: 'deduplicated', output: prepTexts.duplicate(tool.name), success: false } }
-    : call;
-};
-
-function isDuplicate(ctx: PrepContext, name: string, args: Record<string, unknown>): boolean {
-  const key = argsKey(args);
-  if (key === undefined) return false; // unserializable (a cycle): never a duplicate
-  let seen = ctx.seen.get(name);
-  if (seen === undefined) ctx.seen.set(name, (seen = new Set()));
-  if (seen.has(key)) return true;
+  const key = argsKey(call.args);
+  if (key === undefined) return call; // unserializable (a cycle): never a duplicate
+  let seen = ctx.seen.get(tool.name);
+  if (seen === undefined) ctx.seen.set(tool.name, (seen = new Set()));
+  if (seen.has(key)) return { ...call, filled: { outcome: 'deduplicated', output: prepTexts.duplicate(tool.name), success: false } };
   seen.add(key);
-  return false;
-}
+  return { ...call, argsKey: key }; // the loop detector reuses it
+};

@@ -61,6 +61,8 @@ export interface LoopReport {
 export interface LoopObservation {
   readonly name: string;
   readonly args: unknown;
+  /** `args` as key-sorted JSON, when already computed (the dedup guard's); else the detector writes it. */
+  readonly argsKey?: string;
   readonly outcome: SlotOutcome;
   /** The rendered result (without receipt, so identical results compare equal). */
   readonly output: string;
@@ -132,7 +134,7 @@ export class LoopDetector {
 
   private observe(result: LoopObservation): readonly LoopVerdict[] {
     if (!this.knobs.enabled || result.outcome !== 'executed' || this.ignore.has(result.name)) return NONE;
-    const args = canonicalJson(result.args);
+    const args = result.argsKey ?? canonicalJson(result.args);
     const entry: Entry = { name: result.name, args, output: result.output, batch: this.batch };
     const w = this.window;
     w.push(entry);

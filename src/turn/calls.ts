@@ -33,6 +33,11 @@ export interface PreparedCall {
   readonly filled?: FilledSlot;
   /** An approval prompt was needed for this call (forces a sequential batch). */
   readonly prompted?: boolean;
+  /**
+   * `args` as key-sorted JSON, when the dedup guard (the last step) computed it; the loop
+   * detector reuses it. A step that changes `args` after the dedup guard must drop it.
+   */
+  readonly argsKey?: string;
 }
 
 /** How a slot ended, with both the model-visible content and the rendered event output. */
@@ -48,6 +53,8 @@ export interface SlotResult {
   /** Rendered text for events: truncated and scrubbed, without the receipt. */
   readonly output: string;
   readonly durationMs: number;
+  /** The call's `argsKey`, when preparation computed it. */
+  readonly argsKey?: string;
   readonly receipt?: string;
   readonly data?: unknown;
 }

@@ -1,4 +1,5 @@
 import { argsKey } from './call-signature.js';
+import { revise } from './call-preparer.js';
 import type { PrepStep } from './prep-step.js';
 import { prepTexts } from './prep-texts.js';
 
@@ -31,5 +32,5 @@ export const dedupGuard: PrepStep = (call, ctx) => {
   if (seen === undefined) ctx.seen.set(tool.name, (seen = new Set()));
   if (seen.has(key)) return { ...call, filled: { outcome: 'deduplicated', output: prepTexts.duplicate(tool.name), success: false } };
   seen.add(key);
-  return { ...call, argsKey: key }; // the loop detector reuses it
+  return revise(call, 'argsKey', key); // the loop detector reuses it
 };

@@ -1,4 +1,5 @@
 import { texts } from '../turn/calls.js';
+import { revise } from './call-preparer.js';
 import type { PrepStep } from './prep-step.js';
 
 /**
@@ -17,5 +18,5 @@ export const resolveTool: PrepStep = (call, { turn }) => {
   const tool = turn.tools.get(call.name);
   if (!tool) return { ...call, filled: { outcome: 'unknown', output: texts.unknown(call.name), success: false } };
   if (tool.name !== call.name) return { ...call, name: tool.name, tool }; // a `{server}__` suffix: events carry the full name
-  return tool === call.tool ? call : { ...call, tool };
+  return tool === call.tool ? call : revise(call, 'tool', tool);
 };

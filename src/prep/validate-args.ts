@@ -1,4 +1,5 @@
 import { texts } from '../turn/calls.js';
+import { revise } from './call-preparer.js';
 import type { PrepStep } from './prep-step.js';
 
 /**
@@ -21,5 +22,5 @@ export const validateArgs: PrepStep = (call) => {
   if (!checked.ok) {
     return { ...call, filled: { outcome: 'invalid-arguments', output: texts.invalidArguments(call.name, checked.message), success: false } };
   }
-  return checked.value === call.args ? call : { ...call, args: checked.value as Record<string, unknown> };
+  return checked.value === call.args ? call : revise(call, 'args', checked.value as Record<string, unknown>);
 };

@@ -49,8 +49,8 @@ export const perCall = (r: OverheadResult, n: number, system: string, measure: '
 
 /**
  * Per-call overhead: for each batch size, every system is prepared, warmed up and calibrated,
- * then the systems run interleaved (the order rotates each round) so load on the machine hits
- * them alike. Ratios are paired: the reference's run divided by the other system's run of the
+ * then the systems run interleaved (in a different shuffled order each round) so load on the
+ * machine hits them alike. Ratios are paired: the reference's run divided by the other system's run of the
  * same round. Before each timed run: untimed warm-up turns of the same system (see `warmTurns`).
  */
 export async function measureOverhead(systems: readonly System[], options: OverheadOptions): Promise<OverheadResult> {
@@ -58,20 +58,27 @@ export async function measureOverhead(systems: readonly System[], options: Overh
   for (const n of options.sizes) {
     const prepared: PreparedSystem[] = [];
     const all: Runs[] = [];
+    const firstMs: number[] = [];
     for (const system of systems) {
       const p = await system.prepare(n);
       // First turns: JIT, lazy initialisation (one is enough when a turn is long).
       const first = (await timeTurns(p, 1)).wall;
       if (first < options.sampleMs) await timeTurns(p, 1);
-      const { turns, turnMs } = await calibrate(p, options.sampleMs);
       prepared.push(p);
+      firstMs.push(first);
+    }
+    // Calibrated only once every system has run: the first system would otherwise be timed
+    // while paying for the garbage of the previous size's peers, and get a few turns per run
+    // (short samples, too little warm-up). Each calibration follows ~50 ms of its own turns.
+    for (let s = 0; s < systems.length; s++) {
+      if (options.skipWarmAboveMs === undefined || firstMs[s] <= options.skipWarmAboveMs) await warmFor(prepared[s], 50);
+      const { turns, turnMs } = await calibrate(prepared[s], options.sampleMs);
       const runs: Runs = { wall: [], cpu: [], turns, turnMs, peak: NaN };
       all.push(runs);
-      result.runs.set(key(n, system.name), runs);
+      result.runs.set(key(n, systems[s].name), runs);
     }
     for (let round = 0; round < options.runs; round++) {
-      for (let j = 0; j < systems.length; j++) {
-        const s = (j + round) % systems.length;
+      for (const s of roundOrder(systems.length, round)) {
         // Untimed turns first: the garbage (GC debt) the previous system left is mostly paid
         // here, and the timed turns see this system's own steady state. No forced gc(): right
         // after one, V8 runs an allocating loop 2-3x slower for a while (measured), which
@@ -87,6 +94,30 @@ export async function measureOverhead(systems: readonly System[], options: Overh
     options.log(`  N=${n}: ${systems.map((s) => `${s.name} ${fmt(perCall(result, n, s.name))} CPU µs/call`).join(', ')}`);
   }
   return result;
+}
+
+/**
+ * The order of the systems in one round: shuffled with a fixed seed per round. A rotation would
+ * keep the cyclic order, so each system would always follow the same one and pay for its
+ * garbage (ours followed the peer that leaves ~100 MB per turn at N=10000); shuffled, each
+ * system follows a mix of the others across rounds.
+ */
+export function roundOrder(count: number, round: number): number[] {
+  const order = Array.from({ length: count }, (_, i) => i);
+  let seed = (round + 1) * 0x9e3779b9;
+  for (let i = count - 1; i > 0; i--) {
+    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0;
+    const j = (seed >>> 0) % (i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/** Untimed turns for about `ms` milliseconds (at least one). */
+async function warmFor(system: PreparedSystem, ms: number): Promise<void> {
+  const start = performance.now();
+  do await system.turn();
+  while (performance.now() - start < ms);
 }
 
 /**

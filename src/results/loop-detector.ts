@@ -61,21 +61,15 @@ export interface LoopReport {
 export interface LoopObservation {
   readonly name: string;
   readonly args: unknown;
-  /** `args` as key-sorted JSON, when already computed (the dedup guard's); else the detector writes it. */
+  /**
+   * `args` as key-sorted JSON, from the dedup guard, which lets only one call per tool and key
+   * through per batch: the detector relies on that (within a batch, observations with the same
+   * name must not share an `argsKey`). Without it the detector writes the JSON itself.
+   */
   readonly argsKey?: string;
   readonly outcome: SlotOutcome;
   /** The rendered result (without receipt, so identical results compare equal). */
   readonly output: string;
-}
-
-interface Entry {
-  readonly name: string;
-  /** The arguments as canonical JSON. Kept apart from the name: comparing two flat strings is a
-   * memory compare, while a `${name}\u0000${json}` concatenation is a rope that V8 compares slowly. */
-  readonly args: string;
-  readonly output: string;
-  /** Which `check` call recorded it. */
-  readonly batch: number;
 }
 
 const RANK: Record<LoopLevel, number> = { warning: 1, blocked: 2, abort: 3 };
@@ -93,7 +87,19 @@ const NO_REPORT: LoopReport = Object.freeze({ verdicts: [], notes: [] });
  * ```
  */
 export class LoopDetector {
-  private readonly window: Entry[] = [];
+  // The window, as a ring of parallel arrays (no object per call): the k-th oldest of `count`
+  // entries is at `(start + k) % size`. Names and arguments are kept apart: comparing two flat
+  // strings is a memory compare, while a `${name}\u0000${json}` concatenation is a rope that V8
+  // compares slowly.
+  private readonly names: string[] = [];
+  /** The arguments as key-sorted JSON. */
+  private readonly argsJson: string[] = [];
+  /** The rendered results (without receipt, so identical results compare equal). */
+  private readonly outputs: string[] = [];
+  /** Which `check` call recorded each entry. */
+  private readonly batches: number[] = [];
+  private start = 0;
+  private count = 0;
   private readonly size: number;
   private readonly ignore: ReadonlySet<string>;
   private batch = 0;
@@ -134,56 +140,82 @@ export class LoopDetector {
 
   private observe(result: LoopObservation): readonly LoopVerdict[] {
     if (!this.knobs.enabled || result.outcome !== 'executed' || this.ignore.has(result.name)) return NONE;
+    const { name, output } = result;
     const args = result.argsKey ?? canonicalJson(result.args);
-    const entry: Entry = { name: result.name, args, output: result.output, batch: this.batch };
-    const w = this.window;
-    w.push(entry);
-    if (w.length > this.size) w.shift();
-    // one pass over the same tool's entries: identical calls (repeat), and same result
-    // (no-progress), whose distinct batches are counted as changes of batch number (entries are
-    // in batch order)
+    const { names, argsJson, outputs, batches, size } = this;
+    let at: number;
+    if (this.count < size) {
+      at = this.count++; // start stays 0 until the ring is full
+    } else {
+      at = this.start;
+      this.start = at + 1 === size ? 0 : at + 1;
+    }
+    names[at] = name;
+    argsJson[at] = args;
+    outputs[at] = output;
+    batches[at] = this.batch;
+    // one pass, oldest first, over the same tool's entries: identical calls (repeat), and same
+    // result (no-progress), whose distinct batches are counted as changes of batch number
+    // (entries are in batch order)
     let repeats = 0;
-    let batches = 0;
+    let sameResultBatches = 0;
     let lastBatch = -1;
     let varied = false;
-    for (const e of w) {
-      if (e.name !== entry.name) continue;
-      const same = e.args === args;
-      if (same) repeats++;
-      if (e.output !== entry.output) continue;
-      if (e.batch !== lastBatch) {
-        batches++;
-        lastBatch = e.batch;
+    if (batches[this.start] === this.batch && result.argsKey !== undefined) {
+      // The whole window is this batch (a large batch), and the dedup guard let only this call
+      // of the tool through with these arguments: no repeat, and one batch (no-progress needs
+      // more). Nothing to scan.
+      repeats = 1;
+      sameResultBatches = 1;
+    } else {
+      for (let k = 0, i = this.start; k < this.count; k++, i = i + 1 === size ? 0 : i + 1) {
+        if (names[i] !== name) continue;
+        const same = argsJson[i] === args;
+        if (same) repeats++;
+        if (outputs[i] !== output) continue;
+        if (batches[i] !== lastBatch) {
+          sameResultBatches++;
+          lastBatch = batches[i];
+        }
+        if (!same) varied = true;
       }
-      if (!same) varied = true;
     }
     let found: LoopVerdict[] | undefined;
     const t = this.thresholds;
     const repeat = levelOf(repeats, t.repeat);
-    if (repeat) (found ??= []).push(verdict('repeat', repeat, entry.name, repeats, REPEAT_TEXT[repeat](entry.name, repeats)));
+    if (repeat) (found ??= []).push(verdict('repeat', repeat, name, repeats, REPEAT_TEXT[repeat](name, repeats)));
     const cycles = this.pingPongCycles();
     const pingPong = levelOf(cycles, t.pingPong);
     if (pingPong) {
-      const other = w[w.length - 2].name;
-      (found ??= []).push(verdict('ping-pong', pingPong, entry.name, cycles, PING_PONG_TEXT[pingPong](other, entry.name, cycles)));
+      const other = names[this.at(this.count - 2)];
+      (found ??= []).push(verdict('ping-pong', pingPong, name, cycles, PING_PONG_TEXT[pingPong](other, name, cycles)));
     }
-    const noProgress = varied ? levelOf(batches, t.noProgress) : undefined;
-    if (noProgress) (found ??= []).push(verdict('no-progress', noProgress, entry.name, batches, NO_PROGRESS_TEXT[noProgress](entry.name, batches)));
+    const noProgress = varied ? levelOf(sameResultBatches, t.noProgress) : undefined;
+    if (noProgress) {
+      (found ??= []).push(verdict('no-progress', noProgress, name, sameResultBatches, NO_PROGRESS_TEXT[noProgress](name, sameResultBatches)));
+    }
     return found ?? NONE;
+  }
+
+  /** The ring index of the k-th oldest entry. */
+  private at(k: number): number {
+    const i = this.start + k;
+    return i >= this.size ? i - this.size : i;
   }
 
   /** Full cycles of two tools alternating at the end of the window, each side's result unchanged. */
   private pingPongCycles(): number {
-    const w = this.window;
-    const last = w.length - 1;
+    const last = this.count - 1;
     if (last < 3) return 0;
-    const entry = w[last];
-    const other = w[last - 1];
-    if (other.name === entry.name) return 0;
+    const { names, outputs } = this;
+    const entry = this.at(last);
+    const other = this.at(last - 1);
+    if (names[other] === names[entry]) return 0;
     let length = 2;
-    for (let i = last - 2; i >= 0; i--) {
-      const expected = (last - i) % 2 === 0 ? entry : other;
-      if (w[i].name !== expected.name || w[i].output !== expected.output) break;
+    for (let k = last - 2; k >= 0; k--) {
+      const expected = (last - k) % 2 === 0 ? entry : other;
+      const i = this.at(k);
+      if (names[i] !== names[expected] || outputs[i] !== outputs[expected]) break;
       length++;
     }
     return Math.floor(length / 2);

@@ -34,8 +34,9 @@ export interface PreparedCall {
   /** An approval prompt was needed for this call (forces a sequential batch). */
   readonly prompted?: boolean;
   /**
-   * `args` as key-sorted JSON, when the dedup guard (the last step) computed it; the loop
-   * detector reuses it. A step that changes `args` after the dedup guard must drop it.
+   * `args` as key-sorted JSON, set by the dedup guard (the last step) on the one call per tool
+   * and key it lets through in a batch; the loop detector relies on both. A step that changes
+   * `args` after the dedup guard must drop it.
    */
   readonly argsKey?: string;
 }

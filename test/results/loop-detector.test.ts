@@ -158,3 +158,35 @@ describe('in a turn: warnings and blocks reach the next request as system notes;
     expect(model.requests.flatMap((r) => r.messages.filter((m) => m.role === 'system'))).toEqual([]);
   });
 });
+
+describe('the dedup key lets a large batch skip the window scan, with the same verdicts', () => {
+  it('random batches: observations carrying the dedup guard argsKey get exactly the verdicts of those without it', async () => {
+    const fc = (await import('fast-check')).default;
+    const { canonicalJson } = await import('../../src/results/canonical-json.js');
+    const call = fc.record({ name: fc.constantFrom('a', 'b'), arg: fc.integer({ min: 0, max: 4 }), output: fc.constantFrom('x', 'y') });
+    const batches = fc.array(fc.array(call, { maxLength: 30 }), { minLength: 1, maxLength: 12 });
+    fc.assert(
+      fc.property(batches, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 2, max: 8 }), (raw, maxRepeats, window) => {
+        const plain = new LoopDetector(knobs({ maxRepeats, window }));
+        const keyed = new LoopDetector(knobs({ maxRepeats, window }));
+        for (const batch of raw) {
+          // what the dedup guard lets through: one call per name and arguments per batch
+          const seen = new Set<string>();
+          const executed = batch.filter((c) => !seen.has(`${c.name}/${c.arg}`) && seen.add(`${c.name}/${c.arg}`));
+          const observations = executed.map((c) => ok(c.name, { i: c.arg }, c.output));
+          const withKey = observations.map((o) => ({ ...o, argsKey: canonicalJson(o.args) }));
+          expect(keyed.check(withKey)).toEqual(plain.check(observations));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a batch larger than the window still sees a repeat of an earlier batch while that batch is in the window', () => {
+    const d = new LoopDetector(knobs({ window: 4, maxRepeats: 2 }));
+    const obs = (i: number) => ({ ...ok('read', { i }, `r${i}`), argsKey: `{"i":${i}}` });
+    d.check([obs(1)]);
+    const report = d.check([obs(1), obs(2), obs(3), obs(4), obs(5)]);
+    expect(report.verdicts.map((v) => `${v.pattern}:${v.level}:${v.count}`)).toEqual(['repeat:warning:2']);
+  });
+});

@@ -3,7 +3,7 @@
 // --- agent and turn
 export { createAgent } from './turn/create-agent.js';
 export type { Agent, AgentConfig, TurnOutcome } from './turn/create-agent.js';
-export { runToolLoop } from './turn/run-tool-loop.js';
+export { runToolLoop, type RunOptions } from './turn/run-tool-loop.js';
 export type { TurnInput } from './turn/turn-input.js';
 export type { Ingress } from './turn/ingress.js';
 export type { ChatMessage, ToolCallMessagePart } from './turn/messages.js';

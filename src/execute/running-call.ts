@@ -195,6 +195,10 @@ class RunningCall implements ToolContext {
 
   /** Finishes with what the tool returned; a value that cannot be read (a throwing getter) fails the call. */
   #finishValue(value: unknown): void {
+    if (typeof value === 'string') {
+      this.#finish(value, undefined, false, undefined); // the common case, without a ToolResult
+      return;
+    }
     let result: ToolResult;
     try {
       result = normalizeResult(value);
@@ -202,15 +206,20 @@ class RunningCall implements ToolContext {
       this.#fail(err);
       return;
     }
-    this.#finish(result, false, undefined);
+    if (result.success) this.#finish(result.output, result.data, false, undefined);
+    else this.#finish(undefined, result.data, false, result.error ?? result.output);
   }
 
   /** Finishes with what the tool threw (`undefined` included). */
   #fail(thrown: unknown): void {
-    this.#finish(FAILED, true, thrown);
+    this.#finish(undefined, undefined, true, thrown);
   }
 
-  #finish(result: ToolResult, threw: boolean, thrown: unknown): void {
+  /**
+   * Ends the call: `output` for a success; otherwise the failure (`failure`: the result's
+   * error text, or what was thrown when `threw`).
+   */
+  #finish(output: string | undefined, data: unknown, threw: boolean, failure: unknown): void {
     if (this.#done) return;
     this.#done = true;
     if (this.#sink.closed) {
@@ -229,25 +238,23 @@ class RunningCall implements ToolContext {
     let error: string | undefined;
     if (threw) {
       outcome = 'failed';
-      error = errorMessage(thrown);
+      error = errorMessage(failure);
       text = texts.thrown(tool.name, error);
-    } else if (result.success) {
+    } else if (output !== undefined) {
       outcome = 'executed';
-      text = result.output.length > 0 ? result.output : texts.noOutput;
+      text = output.length > 0 ? output : texts.noOutput;
     } else {
       outcome = 'failed';
-      error = result.error ?? result.output;
+      error = failure as string;
       text = texts.failed(error);
     }
-    const slotRes = slotResult(resolved, call, outcome, outcome === 'executed', text, durationMs, turn, result.data);
+    const slotRes = slotResult(resolved, call, outcome, outcome === 'executed', text, durationMs, turn, data);
     this.#progress[call.slot] = 2;
     this.#sink.next(slotRes);
     closeCard(resolved, turn, slotRes, this.#shown);
     if (resolved.hooks.afterToolCall?.length) {
-      runAfterToolCallHooks(resolved, turn, call, { success: outcome === 'executed', output: text, error, data: result.data, durationMs });
+      runAfterToolCallHooks(resolved, turn, call, { success: outcome === 'executed', output: text, error, data, durationMs });
     }
     this.#sink.complete();
   }
 }
-
-const FAILED: ToolResult = Object.freeze({ success: false, output: '' });

@@ -7,12 +7,17 @@ import type { TurnState } from '../turn/turn-state.js';
 /**
  * Opens a slot's card: the `tool-call` event and the observers' `tool-call-start`, both with the
  * arguments scrubbed (a card is a rendering surface; the call itself keeps them as they are).
- * Returns the scrubbed arguments, so `closeCard` can reuse them.
+ * Returns the scrubbed arguments, so `closeCard` can reuse them (`NOT_SCRUBBED` when there is
+ * neither event nor observer).
  */
 export function openCard(resolved: ResolvedAgentExecution, turn: TurnState, call: PreparedCall): unknown {
+  const observed = resolved.observers.length > 0;
+  if (!turn.callEvents && !observed) return NOT_SCRUBBED; // nobody sees this card
   const shown = scrubValue(call.args);
-  turn.emit({ type: 'tool-call', iteration: turn.iteration, slot: call.slot, id: call.id, name: call.name, args: shown });
-  if (resolved.observers.length === 0) return shown;
+  if (turn.callEvents) {
+    turn.emit({ type: 'tool-call', iteration: turn.iteration, slot: call.slot, id: call.id, name: call.name, args: shown });
+  }
+  if (!observed) return shown;
   const { ingress } = turn;
   notify(resolved, {
     type: 'tool-call-start',
@@ -36,18 +41,20 @@ export const NOT_SCRUBBED: unique symbol = Symbol('not scrubbed');
  */
 export function closeCard(resolved: ResolvedAgentExecution, turn: TurnState, result: SlotResult, shown: unknown = NOT_SCRUBBED): void {
   // One shape for every tool-result event (receipt undefined when there is none): one hidden class.
-  turn.emit({
-    type: 'tool-result',
-    iteration: turn.iteration,
-    slot: result.slot,
-    id: result.id,
-    name: result.name,
-    output: result.output,
-    success: result.success,
-    outcome: result.outcome,
-    durationMs: result.durationMs,
-    receipt: result.receipt,
-  });
+  if (turn.callEvents) {
+    turn.emit({
+      type: 'tool-result',
+      iteration: turn.iteration,
+      slot: result.slot,
+      id: result.id,
+      name: result.name,
+      output: result.output,
+      success: result.success,
+      outcome: result.outcome,
+      durationMs: result.durationMs,
+      receipt: result.receipt,
+    });
+  }
   if (resolved.observers.length === 0) return;
   const { ingress } = turn;
   notify(resolved, {

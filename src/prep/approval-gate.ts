@@ -31,7 +31,7 @@ export const approvalGate: PrepStep = (call, ctx) => {
   if (!approval || !tool || call.filled) return call;
   const verdict = approval.verdict(tool.name);
   if (verdict === 'approve') {
-    ctx.approved.add(call.slot);
+    if (tool.approvalMarker) ctx.approved.add(call.slot); // only the marker step reads it
     return call;
   }
   if (verdict === 'allow') return call;

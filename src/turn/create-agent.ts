@@ -60,6 +60,8 @@ export interface AgentConfig {
   readonly onModelSwitch?: (from: string, to: string) => void;
 }
 
+const runForDone = (resolved: ResolvedAgentExecution, input: TurnInput) => runToolLoop(resolved, input, { callEvents: false });
+
 /** How a turn ended, for `agent.complete`. */
 export interface TurnOutcome {
   readonly text: string;
@@ -118,7 +120,10 @@ export function createAgent(config: AgentConfig): Agent {
     resolved,
     run: (input) => instrumentRun(resolved, input, runToolLoop),
     complete: async (input) => {
-      const done = await lastValueFrom(instrumentRun(resolved, input, runToolLoop));
+      // Only `done` is read here: without tracer or logger (they read every event), the turn
+      // builds no tool-call/tool-result events.
+      const telemetry = resolved.tracer !== undefined || resolved.logger !== noopLogger;
+      const done = await lastValueFrom(instrumentRun(resolved, input, telemetry ? runToolLoop : runForDone));
       if (done.type !== 'done') throw new ConfigurationError('The turn ended without a done event.');
       return { text: done.text, reason: done.reason, history: done.history, iterations: done.iterations };
     },

@@ -5,6 +5,12 @@ import type { ResolvedAgentExecution } from './resolved-execution.js';
 import { createTurnState } from './turn-state.js';
 import type { TurnInput } from './turn-input.js';
 
+/** How `runToolLoop` runs a turn. */
+export interface RunOptions {
+  /** Emit `tool-call` and `tool-result` events (default true); false when nothing reads them. */
+  readonly callEvents?: boolean;
+}
+
 /**
  * Runs one turn as a cold Observable of events: iterations are driven by `expand` until the
  * model answers without tool calls, the turn is cancelled, or the iteration cap is reached.
@@ -23,9 +29,9 @@ import type { TurnInput } from './turn-input.js';
  * runToolLoop(resolved, { message: 'What is 2+2?' }).subscribe((e) => console.log(e.type));
  * ```
  */
-export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput): Observable<TurnEvent> {
+export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput, options: RunOptions = {}): Observable<TurnEvent> {
   return new Observable<TurnEvent>((subscriber) => {
-    const turn = createTurnState(resolved, input, (event) => subscriber.next(event));
+    const turn = createTurnState(resolved, input, (event) => subscriber.next(event), options.callEvents ?? true);
     if (input.steering !== undefined) {
       subscriber.add(
         from(input.steering).subscribe({

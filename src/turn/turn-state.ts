@@ -21,6 +21,12 @@ export interface TurnState {
   readonly cancel$: Observable<void>;
   readonly memory: readonly string[];
   readonly emit: (event: TurnEvent) => void;
+  /**
+   * Whether `tool-call` and `tool-result` events are built and emitted. False when only the
+   * `done` event is read (`agent.complete` without tracer or logger): then a call costs no
+   * event objects besides its observers'.
+   */
+  readonly callEvents: boolean;
   /** The history that will be returned: input history, the user message, then each round. */
   readonly history: ChatMessage[];
   /** Steering messages waiting for the next iteration. */
@@ -48,12 +54,14 @@ export interface TurnState {
  * @example
  * ```ts
  * const turn = createTurnState(resolved, { message: 'hi' }, (e) => events.push(e));
+ * const quiet = createTurnState(resolved, { message: 'hi' }, (e) => done.push(e), false); // no tool-call/tool-result events
  * ```
  */
 export function createTurnState(
   resolved: ResolvedAgentExecution,
   input: TurnInput,
   emit: (event: TurnEvent) => void,
+  callEvents = true,
 ): TurnState {
   const ingress = turnIngress(resolved, input);
   const signal = input.signal;
@@ -64,6 +72,7 @@ export function createTurnState(
     cancel$: fromAbortSignal(signal),
     memory: input.memory ?? [],
     emit,
+    callEvents,
     history: [...(input.history ?? []), { role: 'user', content: input.message }],
     steering: [],
     notes: [],

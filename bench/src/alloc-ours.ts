@@ -14,7 +14,8 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const n = Number(args[0] ?? 1000);
 const seconds = Number(args[1] ?? 4);
 const top = Number(process.argv.find((a) => a.startsWith('--top='))?.slice(6) ?? 25);
-const prepared = await ours(await loadOurs(false), { label: 'ours', maxParallelTools: 10_000 }).prepare(n);
+const bare = process.argv.includes('--bare'); // every guard and observer off
+const prepared = await ours(await loadOurs(false), { label: 'ours', maxParallelTools: 10_000, bare }).prepare(n);
 for (let k = 0; k < 20; k++) await prepared.turn();
 
 const session = new Session();

@@ -20,7 +20,8 @@ const n = Number(args[0] ?? 1000);
 const seconds = Number(args[1] ?? 5);
 const cap = Number(process.argv.find((a) => a.startsWith('--cap='))?.slice(6) ?? 10_000);
 const loaded = await loadOurs(process.argv.includes('--from-source'), process.argv.find((a) => a.startsWith('--src='))?.slice(6));
-const prepared = await ours(loaded, { label: 'ours', maxParallelTools: cap }).prepare(n);
+const bare = process.argv.includes('--bare'); // every guard and observer off
+const prepared = await ours(loaded, { label: 'ours', maxParallelTools: cap, bare }).prepare(n);
 for (let k = 0; k < 20; k++) await prepared.turn();
 
 const session = new Session();

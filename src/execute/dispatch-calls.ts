@@ -4,7 +4,7 @@ import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
 import type { TurnState } from '../turn/turn-state.js';
 import { dispatchMode } from './dispatch-mode.js';
 import { executeOne } from './execute-one.js';
-import { startCall, stopCall, type CallHandle, type SlotProgress, type SlotSink } from './running-call.js';
+import { startCall, stopCall, type CallHandle, type CallScope, type SlotProgress, type SlotSink } from './running-call.js';
 
 /**
  * Runs a prepared batch, sequentially or at most `maxParallelTools` at a time, and emits one
@@ -69,27 +69,30 @@ function runLimited(
 }
 
 /**
- * The state of one `runLimited` subscription, and the sink its calls report to. A class, not an
+ * The state of one `runLimited` subscription: the scope its calls share, and the sink they report to. A class, not an
  * object literal: a literal with a `get closed()` accessor gets a V8 map of its own, allocated
  * in the old generation, and that map keeps the getter's closure (and through it the whole
  * batch) alive through every young-generation collection until the next full GC — measured:
  * ~3 MB survived per scavenge at one call per turn, against ~10 KB with the class.
  */
-class LimitedRun implements SlotSink {
+class LimitedRun implements CallScope, SlotSink {
   /** The calls whose tools are running, by slot (finished ones are dropped at once). */
   readonly #running: (CallHandle | undefined)[] = [];
   #next = 0;
   #active = 0;
   #starting = false;
+  readonly epoch: number;
 
   constructor(
-    private readonly resolved: ResolvedAgentExecution,
-    private readonly turn: TurnState,
+    readonly resolved: ResolvedAgentExecution,
+    readonly turn: TurnState,
     private readonly batch: readonly PreparedCall[],
-    private readonly progress: SlotProgress,
+    readonly progress: SlotProgress,
     private readonly limit: number,
     private readonly subscriber: Subscriber<SlotResult>,
-  ) {}
+  ) {
+    this.epoch = resolved.clock.now();
+  }
 
   get closed(): boolean {
     return this.subscriber.closed;
@@ -112,7 +115,7 @@ class LimitedRun implements SlotSink {
     while (this.#active < this.limit && this.#next < batch.length && !subscriber.closed) {
       const call = batch[this.#next++];
       this.#active++;
-      const handle = startCall(this.resolved, this.turn, call, this.progress, this);
+      const handle = startCall(this, call, this);
       if (handle !== undefined) this.#running[call.slot] = handle;
     }
     this.#starting = false;

@@ -29,7 +29,7 @@ export function executeOne(
   progress: SlotProgress,
 ): Observable<SlotResult> {
   return new Observable<SlotResult>((subscriber) => {
-    const running = startCall(resolved, turn, call, progress, subscriber);
+    const running = startCall({ resolved, turn, progress, epoch: 0 }, call, subscriber);
     return running ? () => stopCall(running) : undefined;
   });
 }

@@ -1,9 +1,9 @@
-import { from, isObservable, take, throwError, timeout, type Subscription } from 'rxjs';
+import { from, isObservable, take, throwError, timeout, type ObservableInput, type Subscription } from 'rxjs';
 import { ToolTimeoutError } from '../errors.js';
 import type { SlotOutcome } from '../observe/events.js';
 import { switchModel } from '../provider/switch-model.js';
 import { runAfterToolCallHooks } from '../results/after-tool-call-hooks.js';
-import type { ToolContext, ToolResult } from '../tool/tool.js';
+import type { Tool, ToolContext, ToolResult } from '../tool/tool.js';
 import { texts, type PreparedCall, type SlotResult } from '../turn/calls.js';
 import type { Ingress } from '../turn/ingress.js';
 import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
@@ -14,6 +14,18 @@ import { slotResult } from './slot-result.js';
 
 /** Per-slot progress of a batch: 0 not started, 1 card open (running), 2 closed. */
 export type SlotProgress = Uint8Array;
+
+/** What the calls of one batch share: the agent, the turn, and the batch's slot progress. */
+export interface CallScope {
+  readonly resolved: ResolvedAgentExecution;
+  readonly turn: TurnState;
+  readonly progress: SlotProgress;
+  /**
+   * A clock reading taken before the batch started; start times are kept relative to it, so a
+   * millisecond clock's start time is a small integer (a wall-clock reading is a boxed number).
+   */
+  readonly epoch: number;
+}
 
 /** Where `startCall` reports a slot: its result, then its end. `closed` once the consumer left. */
 export interface SlotSink {
@@ -33,17 +45,12 @@ export type CallHandle = RunningCall;
  *
  * @example
  * ```ts
- * const running = startCall(resolved, turn, prepared, progress, { closed: false, next: keep, complete: done });
+ * const running = startCall({ resolved, turn, progress, epoch: 0 }, prepared, { closed: false, next: keep, complete: done });
  * if (running) stopCall(running); // cancelled: its signal aborts
  * ```
  */
-export function startCall(
-  resolved: ResolvedAgentExecution,
-  turn: TurnState,
-  call: PreparedCall,
-  progress: SlotProgress,
-  sink: SlotSink,
-): CallHandle | undefined {
+export function startCall(scope: CallScope, call: PreparedCall, sink: SlotSink): CallHandle | undefined {
+  const { resolved, turn, progress } = scope;
   const { slot } = call;
   if (call.filled || !call.tool) {
     const filled = call.filled ?? { outcome: 'interrupted' as const, output: texts.interrupted, success: false };
@@ -64,7 +71,7 @@ export function startCall(
   const shown = openCard(resolved, turn, call);
   // A consumer may cancel (or unsubscribe) from the tool-call event: then the tool never starts.
   if (sink.closed) return undefined;
-  const running = new RunningCall(resolved, turn, call, progress, sink, shown);
+  const running = new RunningCall(scope, call, sink, shown);
   if (!RunningCall.run(running)) return undefined;
   // The tool cancelled the turn synchronously: the consumer left before it could hold this handle.
   if (sink.closed) {
@@ -82,31 +89,34 @@ export function stopCall(handle: CallHandle): void {
 /**
  * One executing call. It is also the tool's context (`ctx`): only `signal`, `callId`, `ingress`
  * and `switchModel` are visible to the tool; the rest is private. One object per call instead
- * of a context literal and a handful of closures.
+ * of a context literal and a handful of closures, and as small as it can be: at a cap of
+ * 10,000 every call of a batch is alive at once, and each young-generation collection copies
+ * all of them.
  */
 class RunningCall implements ToolContext {
-  readonly callId: string;
-  readonly ingress: Ingress;
-  readonly #resolved: ResolvedAgentExecution;
-  readonly #turn: TurnState;
+  readonly #scope: CallScope;
   readonly #call: PreparedCall;
-  readonly #progress: SlotProgress;
   readonly #sink: SlotSink;
   readonly #shown: unknown;
+  /** Clock reading at start, minus the scope's epoch. */
   #start = 0;
   #controller: AbortController | undefined;
   #done = false;
   #sub: Subscription | undefined;
 
-  constructor(resolved: ResolvedAgentExecution, turn: TurnState, call: PreparedCall, progress: SlotProgress, sink: SlotSink, shown: unknown) {
-    this.callId = call.id;
-    this.ingress = turn.ingress;
-    this.#resolved = resolved;
-    this.#turn = turn;
+  constructor(scope: CallScope, call: PreparedCall, sink: SlotSink, shown: unknown) {
+    this.#scope = scope;
     this.#call = call;
-    this.#progress = progress;
     this.#sink = sink;
     this.#shown = shown;
+  }
+
+  get callId(): string {
+    return this.#call.id;
+  }
+
+  get ingress(): Ingress {
+    return this.#scope.turn.ingress;
   }
 
   /** Aborts on cancellation and on timeout; created on first use. */
@@ -115,7 +125,7 @@ class RunningCall implements ToolContext {
   }
 
   switchModel(model: string): void {
-    switchModel(this.#resolved, this.#turn, model);
+    switchModel(this.#scope.resolved, this.#scope.turn, model);
   }
 
   /** Starts the tool; true while it runs (it has not finished synchronously). */
@@ -129,7 +139,7 @@ class RunningCall implements ToolContext {
 
   #run(): boolean {
     const tool = this.#call.tool!;
-    this.#start = this.#resolved.clock.now();
+    this.#start = this.#scope.resolved.clock.now() - this.#scope.epoch;
     let returned: unknown;
     let observable: boolean;
     let promise: boolean;
@@ -145,21 +155,34 @@ class RunningCall implements ToolContext {
       this.#finishValue(returned);
       return false;
     }
-    const timeoutMs = tool.timeoutMs ?? this.#resolved.knobs.toolTimeoutMs;
+    const timeoutMs = tool.timeoutMs ?? this.#scope.resolved.knobs.toolTimeoutMs;
     if (!observable && timeoutMs === undefined) {
-      // A promise without a deadline settles straight from its callbacks (what `from(promise)`
-      // does, without the subscriptions); a settlement after teardown is ignored.
-      try {
-        (returned as PromiseLike<unknown>).then(
-          (value) => this.#settle(false, value),
-          (err: unknown) => this.#settle(true, err),
-        );
-      } catch (err) {
-        this.#fail(err); // a thenable whose `then` throws
-      }
+      this.#awaitPromise(returned as PromiseLike<unknown>);
       return !this.#done;
     }
-    let source = from(returned as PromiseLike<unknown>).pipe(take(1));
+    this.#subscribe(returned as ObservableInput<unknown>, tool, timeoutMs);
+    return !this.#done;
+  }
+
+  /**
+   * A promise without a deadline settles straight from its callbacks (what `from(promise)`
+   * does, without the subscriptions); a settlement after teardown is ignored. A method of its
+   * own, so its two callbacks share a context holding only `this`.
+   */
+  #awaitPromise(promise: PromiseLike<unknown>): void {
+    try {
+      promise.then(
+        (value) => this.#settle(false, value),
+        (err: unknown) => this.#settle(true, err),
+      );
+    } catch (err) {
+      this.#fail(err); // a thenable whose `then` throws
+    }
+  }
+
+  /** An Observable, or a promise with a deadline: the first value finishes the call. */
+  #subscribe(returned: ObservableInput<unknown>, tool: Tool, timeoutMs: number | undefined): void {
+    let source = from(returned).pipe(take(1));
     if (timeoutMs !== undefined) {
       source = source.pipe(timeout({ first: timeoutMs, with: () => throwError(() => new ToolTimeoutError(tool.name, timeoutMs)) }));
     }
@@ -171,7 +194,6 @@ class RunningCall implements ToolContext {
       },
       complete: () => this.#finishValue(undefined),
     });
-    return !this.#done;
   }
 
   #stop(): void {
@@ -228,11 +250,11 @@ class RunningCall implements ToolContext {
       this.#controller?.abort();
       return;
     }
-    const resolved = this.#resolved;
-    const turn = this.#turn;
+    const resolved = this.#scope.resolved;
+    const turn = this.#scope.turn;
     const call = this.#call;
     const tool = call.tool!;
-    const durationMs = resolved.clock.now() - this.#start;
+    const durationMs = resolved.clock.now() - this.#scope.epoch - this.#start;
     let outcome: SlotOutcome;
     let text: string;
     let error: string | undefined;
@@ -249,7 +271,7 @@ class RunningCall implements ToolContext {
       text = texts.failed(error);
     }
     const slotRes = slotResult(resolved, call, outcome, outcome === 'executed', text, durationMs, turn, data);
-    this.#progress[call.slot] = 2;
+    this.#scope.progress[call.slot] = 2;
     this.#sink.next(slotRes);
     closeCard(resolved, turn, slotRes, this.#shown);
     if (resolved.hooks.afterToolCall?.length) {

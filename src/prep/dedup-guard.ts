@@ -30,7 +30,8 @@ export const dedupGuard: PrepStep = (call, ctx) => {
   if (key === undefined) return call; // unserializable (a cycle): never a duplicate
   let seen = ctx.seen.get(tool.name);
   if (seen === undefined) ctx.seen.set(tool.name, (seen = new Set()));
-  if (seen.has(key)) return { ...call, filled: { outcome: 'deduplicated', output: prepTexts.duplicate(tool.name), success: false } };
-  seen.add(key);
+  const size = seen.size;
+  seen.add(key); // one hash lookup: the set did not grow when the key was there already
+  if (seen.size === size) return { ...call, filled: { outcome: 'deduplicated', output: prepTexts.duplicate(tool.name), success: false } };
   return revise(call, 'argsKey', key); // the loop detector reuses it
 };

@@ -49,7 +49,10 @@ export function toParsedCalls(calls: readonly ProviderToolCall[], ids: () => str
   const seen = new Set<string>();
   for (let i = 0; i < parsed.length; i++) {
     const call = parsed[i];
-    if (seen.has(call.id)) parsed[i] = new ParsedToolCall(call.slot, ids(), call.name, call.args, call.rawArguments, call.argsError);
+    const size = seen.size;
+    seen.add(call.id); // one hash lookup: the set did not grow when the id was there already
+    if (seen.size > size) continue;
+    parsed[i] = new ParsedToolCall(call.slot, ids(), call.name, call.args, call.rawArguments, call.argsError);
     seen.add(parsed[i].id);
   }
   return parsed;

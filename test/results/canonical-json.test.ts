@@ -1,0 +1,39 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, flatSortedJson } from '../../src/results/canonical-json.js';
+import { argsKey } from '../../src/prep/call-signature.js';
+
+const sortedObject = (entries: [string, unknown][]) => Object.fromEntries([...new Map(entries)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+/** Any UTF-16 code unit: quotes, backslashes, controls, lone surrogates. */
+const unit = fc.nat(0xffff).map((code) => String.fromCharCode(code));
+const value = fc.oneof(
+  fc.string({ unit }),
+  fc.string(),
+  fc.double(), // NaN, ±Infinity, -0 included
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+);
+
+describe('flat arguments are written by hand exactly as JSON.stringify writes them', () => {
+  it('random flat objects with sorted keys (any string, number, boolean, null, undefined)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string({ unit }), value), { maxLength: 8 }), (entries) => {
+        const object = sortedObject(entries);
+        expect(flatSortedJson(object)).toBe(JSON.stringify(object));
+        expect(canonicalJson(object)).toBe(JSON.stringify(object));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('anything else goes to the general path: unsorted keys, nesting, bigint, functions', () => {
+    expect(flatSortedJson({ b: 1, a: 2 })).toBeUndefined();
+    expect(flatSortedJson({ a: { b: 1 } })).toBeUndefined();
+    expect(flatSortedJson({ a: 1n })).toBeUndefined();
+    expect(flatSortedJson({ toJSON: () => 'x' })).toBeUndefined();
+    expect(canonicalJson({ b: 1, a: [2, { d: 1, c: 0 }] })).toBe('{"a":[2,{"c":0,"d":1}],"b":1}');
+    expect(argsKey({ b: 1, a: 2 })).toBe(argsKey({ a: 2, b: 1 }));
+  });
+});

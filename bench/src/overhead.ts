@@ -1,4 +1,4 @@
-import { calibrate, fmt, kb, median, peakHeap, timeTurns } from './measure.js';
+import { calibrate, collect, fmt, kb, median, peakHeap, timeTurns } from './measure.js';
 import type { PreparedSystem, System } from './workload.js';
 
 export interface OverheadOptions {
@@ -79,10 +79,12 @@ export async function measureOverhead(systems: readonly System[], options: Overh
     }
     for (let round = 0; round < options.runs; round++) {
       for (const s of roundOrder(systems.length, round)) {
-        // Untimed turns first: the garbage (GC debt) the previous system left is mostly paid
-        // here, and the timed turns see this system's own steady state. No forced gc(): right
-        // after one, V8 runs an allocating loop 2-3x slower for a while (measured), which
-        // would penalize the systems that allocate most.
+        // A full collection, then untimed turns: no system pays for the garbage the previous
+        // one left (a peer leaves 100-150 MB per turn at N=10000, and whoever ran next paid
+        // for its marking), and the warm-up turns let the young generation grow back to this
+        // system's own steady state before the timed turns (right after a collection V8 runs
+        // an allocating loop slower for a while).
+        collect();
         const warm = warmTurns(all[s], options);
         if (warm > 0) await timeTurns(prepared[s], warm);
         const t = await timeTurns(prepared[s], all[s].turns);
@@ -121,13 +123,13 @@ async function warmFor(system: PreparedSystem, ms: number): Promise<void> {
 }
 
 /**
- * Untimed turns before a timed run: about 50 ms worth, at least one turn; none for turns over
+ * Untimed turns before a timed run: about 50 ms worth, at least three turns; none for turns over
  * `skipWarmAboveMs` (quick mode: a 1-second peer turn is mostly its own warm-up).
  */
 function warmTurns(runs: Runs, options: OverheadOptions): number {
   const turnMs = runs.turnMs;
   if (options.skipWarmAboveMs !== undefined && turnMs > options.skipWarmAboveMs) return 0;
-  return Math.max(1, Math.ceil(50 / Math.max(turnMs, 0.001)));
+  return Math.max(3, Math.ceil(50 / Math.max(turnMs, 0.001)));
 }
 
 /** The overhead table: one row per size and system. */

@@ -53,7 +53,7 @@ if (only.has('overhead')) {
   const r = await measureOverhead(systems, {
     sizes,
     runs: quick ? 5 : 9,
-    sampleMs: quick ? 15 : 60,
+    sampleMs: quick ? 15 : 100,
     reference: main.name,
     log,
     skipWarmAboveMs: quick ? 250 : undefined,

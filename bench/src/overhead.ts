@@ -1,4 +1,4 @@
-import { calibrate, collect, fmt, kb, median, peakHeap, timeTurns } from './measure.js';
+import { calibrate, fmt, kb, median, peakHeap, timeTurns } from './measure.js';
 import type { PreparedSystem, System } from './workload.js';
 
 export interface OverheadOptions {
@@ -79,12 +79,12 @@ export async function measureOverhead(systems: readonly System[], options: Overh
     }
     for (let round = 0; round < options.runs; round++) {
       for (const s of roundOrder(systems.length, round)) {
-        // A full collection, then untimed turns: no system pays for the garbage the previous
-        // one left (a peer leaves 100-150 MB per turn at N=10000, and whoever ran next paid
-        // for its marking), and the warm-up turns let the young generation grow back to this
-        // system's own steady state before the timed turns (right after a collection V8 runs
-        // an allocating loop slower for a while).
-        collect();
+        // Untimed turns first: the garbage (GC debt) the previous system left is mostly paid
+        // here, and the timed turns see this system's own steady state; the shuffled order
+        // spreads what is left over every system. No forced gc(): after one, our turns ran
+        // 35 % (N=1000) to 3x (N=1) slower for more than 150 ms while the floor did not
+        // (measured: V8 shrinks the young generation, and a loop whose garbage dies young
+        // does not grow it back soon), which would penalise the systems that allocate most.
         const warm = warmTurns(all[s], options);
         if (warm > 0) await timeTurns(prepared[s], warm);
         const t = await timeTurns(prepared[s], all[s].turns);

@@ -49,6 +49,31 @@ export function dispatchBatch(
 }
 
 /**
+ * `dispatchBatch`, collected: emits the results indexed by slot once every slot has ended (the
+ * loop's path: no array grown per result, no operator between the calls and the slots).
+ *
+ * @example
+ * ```ts
+ * dispatchBatchBySlot(resolved, turn, batch).subscribe((results) => appendRound(...));
+ * ```
+ */
+export function dispatchBatchBySlot(resolved: ResolvedAgentExecution, turn: TurnState, batch: readonly PreparedCall[]): Observable<SlotResult[]> {
+  return new Observable<SlotResult[]>((subscriber) => {
+    const results: SlotResult[] = new Array(batch.length);
+    return dispatchBatch(resolved, turn, batch).subscribe({
+      next: (result) => {
+        results[result.slot] = result;
+      },
+      error: (err: unknown) => subscriber.error(err),
+      complete: () => {
+        subscriber.next(results);
+        subscriber.complete();
+      },
+    });
+  });
+}
+
+/**
  * Starts the calls in batch order, at most `limit` at a time (1: one after another), and emits
  * their results in completion order — what `mergeMap(executeOne, limit)` does, without an inner
  * subscription per call. Unsubscribing tears down the running calls (their signals abort) and
@@ -77,7 +102,7 @@ function runLimited(
  */
 class LimitedRun implements CallScope, SlotSink {
   /** The calls whose tools are running, by slot (finished ones are dropped at once). */
-  readonly #running: (CallHandle | undefined)[] = [];
+  readonly #running: (CallHandle | undefined)[];
   #next = 0;
   #active = 0;
   #starting = false;
@@ -92,6 +117,7 @@ class LimitedRun implements CallScope, SlotSink {
     private readonly subscriber: Subscriber<SlotResult>,
   ) {
     this.epoch = resolved.clock.now();
+    this.#running = new Array(progress.length);
   }
 
   get closed(): boolean {

@@ -1,5 +1,5 @@
-import { map, mergeMap, Observable, toArray } from 'rxjs';
-import { dispatchBatch } from '../execute/dispatch-calls.js';
+import { mergeMap, type Observable } from 'rxjs';
+import { dispatchBatchBySlot } from '../execute/dispatch-calls.js';
 import { prepareBatch } from '../prep/prepare-batch.js';
 import type { ParsedCall, SlotResult } from './calls.js';
 import type { ResolvedAgentExecution } from './resolved-execution.js';
@@ -25,15 +25,6 @@ export function runBatch(
   calls: readonly ParsedCall[],
 ): Observable<SlotResult[]> {
   return prepareBatch(resolved, turn, calls, resolved.prepSteps).pipe(
-    mergeMap((batch) => {
-      const results: SlotResult[] = new Array(calls.length);
-      return dispatchBatch(resolved, turn, batch).pipe(
-        toArray(),
-        map((done) => {
-          for (const result of done) results[result.slot] = result;
-          return results;
-        }),
-      );
-    }),
+    mergeMap((batch) => dispatchBatchBySlot(resolved, turn, batch)),
   );
 }

@@ -16,7 +16,7 @@ const value = fc.oneof(
   fc.constant(undefined),
 );
 
-describe('flat arguments are written by hand exactly as JSON.stringify writes them', () => {
+describe('flat arguments take the fast path and give exactly what JSON.stringify writes', () => {
   it('random flat objects with sorted keys (any string, number, boolean, null, undefined)', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.string({ unit }), value), { maxLength: 8 }), (entries) => {

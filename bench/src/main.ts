@@ -57,6 +57,7 @@ if (only.has('overhead')) {
     reference: main.name,
     log,
     skipWarmAboveMs: quick ? 250 : undefined,
+    warmMs: quick ? 50 : 250,
   });
   out.push('', '## Per-call overhead', '', overheadTable(r));
   out.push('', '## Scaling', '', scalingTable(r));

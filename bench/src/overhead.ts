@@ -12,6 +12,8 @@ export interface OverheadOptions {
   readonly log: (line: string) => void;
   /** No untimed warm-up turns before a run when one turn takes longer than this. */
   readonly skipWarmAboveMs?: number;
+  /** About how long the untimed warm-up before each timed run lasts (default 50 ms). */
+  readonly warmMs?: number;
 }
 
 /** One system at one size: µs per call of each timed run, wall-clock and CPU. */
@@ -123,13 +125,16 @@ async function warmFor(system: PreparedSystem, ms: number): Promise<void> {
 }
 
 /**
- * Untimed turns before a timed run: about 50 ms worth, at least three turns; none for turns over
- * `skipWarmAboveMs` (quick mode: a 1-second peer turn is mostly its own warm-up).
+ * Untimed turns before a timed run: about `warmMs` worth (50 ms by default), at least three
+ * turns; none for turns over `skipWarmAboveMs` (quick mode: a 1-second peer turn is mostly its
+ * own warm-up). A peer turn at N=10000 leaves 100-150 MB of garbage: its collection (and the
+ * write barriers while the old generation is being marked) takes longer than 50 ms, and would
+ * otherwise land in the next system's timed turns.
  */
 function warmTurns(runs: Runs, options: OverheadOptions): number {
   const turnMs = runs.turnMs;
   if (options.skipWarmAboveMs !== undefined && turnMs > options.skipWarmAboveMs) return 0;
-  return Math.max(3, Math.ceil(50 / Math.max(turnMs, 0.001)));
+  return Math.max(3, Math.ceil((options.warmMs ?? 50) / Math.max(turnMs, 0.001)));
 }
 
 /** The overhead table: one row per size and system. */

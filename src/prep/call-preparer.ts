@@ -27,7 +27,7 @@ export interface PreparedSink {
  */
 export class CallPreparer {
   /** Calls not prepared yet, from `head` on. */
-  #queue: ParsedCall[];
+  readonly #queue: ParsedCall[];
   #head = 0;
   /** `#queue` is the caller's array (a batch): never written to. */
   readonly #borrowed: boolean;
@@ -48,7 +48,7 @@ export class CallPreparer {
     this.#borrowed = batch !== undefined;
   }
 
-  /** Queues a call and prepares what can be prepared now. */
+  /** Queues a call and prepares what can be prepared now (a preparer made without a batch). */
   add(call: ParsedCall): void {
     this.#queue.push(call);
     this.pump();

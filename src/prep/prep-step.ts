@@ -13,7 +13,10 @@ export interface PrepContext {
   readonly promptedInBatch: Set<string>;
   /** Prompt-loop signature of each guarded slot, so the gate can mark it approved. */
   readonly promptSignatureBySlot: Map<number, string>;
-  /** Slots the approval gate approved (an operator's yes/always, or policy); the marker restores to true only for these (policy approvals are recorded for marker tools only). */
+  /**
+   * Slots the approval gate approved (an operator's yes/always, or policy); the marker restores
+   * to true only for these. Policy approvals are recorded for marker tools only.
+   */
   readonly approved: Set<number>;
 }
 

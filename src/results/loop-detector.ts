@@ -192,7 +192,8 @@ export class LoopDetector {
     }
     const noProgress = varied ? levelOf(sameResultBatches, t.noProgress) : undefined;
     if (noProgress) {
-      (found ??= []).push(verdict('no-progress', noProgress, name, sameResultBatches, NO_PROGRESS_TEXT[noProgress](name, sameResultBatches)));
+      const text = NO_PROGRESS_TEXT[noProgress](name, sameResultBatches);
+      (found ??= []).push(verdict('no-progress', noProgress, name, sameResultBatches, text));
     }
     return found ?? NONE;
   }

@@ -1,6 +1,7 @@
 // rx-tool-loop/operators: the loop's building blocks, for reactive apps that assemble their own loop.
 
-export { prepareCalls, defaultPrepSteps, toPrepared } from './prep/prepare-calls.js';
+export { prepareCalls, defaultPrepSteps } from './prep/prepare-calls.js';
+export { toPrepared } from './prep/call-preparer.js';
 export { createPrepContext } from './prep/prep-step.js';
 export type { PrepStep, PrepContext } from './prep/prep-step.js';
 export { buildPrepSteps } from './prep/build-prep-steps.js';

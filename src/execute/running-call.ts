@@ -4,7 +4,7 @@ import type { SlotOutcome } from '../observe/events.js';
 import { switchModel } from '../provider/switch-model.js';
 import { runAfterToolCallHooks } from '../results/after-tool-call-hooks.js';
 import type { Tool, ToolContext, ToolResult } from '../tool/tool.js';
-import { texts, type PreparedCall, type SlotResult } from '../turn/calls.js';
+import { INTERRUPTED, texts, type PreparedCall, type SlotResult } from '../turn/calls.js';
 import type { Ingress } from '../turn/ingress.js';
 import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
 import type { TurnState } from '../turn/turn-state.js';
@@ -53,7 +53,7 @@ export function startCall(scope: CallScope, call: PreparedCall, sink: SlotSink):
   const { resolved, turn, progress } = scope;
   const { slot } = call;
   if (call.filled || !call.tool) {
-    const filled = call.filled ?? { outcome: 'interrupted' as const, output: texts.interrupted, success: false };
+    const filled = call.filled ?? INTERRUPTED;
     const shown = progress[slot] === 0 ? openCard(resolved, turn, call) : NOT_SCRUBBED;
     const result = slotResult(resolved, call, filled.outcome, filled.success, filled.output, 0);
     progress[slot] = 2;

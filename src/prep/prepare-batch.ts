@@ -1,5 +1,5 @@
 import { Observable, type Subscriber } from 'rxjs';
-import { texts, type ParsedCall, type PreparedCall } from '../turn/calls.js';
+import { INTERRUPTED, type ParsedCall, type PreparedCall } from '../turn/calls.js';
 import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
 import type { TurnState } from '../turn/turn-state.js';
 import { CallPreparer, type PreparedSink } from './call-preparer.js';
@@ -88,5 +88,5 @@ const interrupted = (call: ParsedCall): PreparedCall => ({
   id: call.id,
   name: call.name,
   args: call.args,
-  filled: { outcome: 'interrupted', output: texts.interrupted, success: false },
+  filled: INTERRUPTED,
 });

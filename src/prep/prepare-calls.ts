@@ -14,8 +14,6 @@ import { resolveTool } from './resolve-tool.js';
 import { restoreApprovedMarker } from './restore-approved-marker.js';
 import { validateArgs } from './validate-args.js';
 
-export { toPrepared } from './call-preparer.js';
-
 /**
  * Every preparation step, in the order BEHAVIOUR.md gives: hooks (they may rename) → resolve the
  * tool (unknown and excluded calls end here, before any prompt) → channel defaults → clear the

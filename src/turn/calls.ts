@@ -71,3 +71,6 @@ export const texts = {
   invalidArguments: (name: string, message: string) =>
     `Error: invalid arguments for ${name}: ${message}\nFix the arguments to match the tool's parameter schema and call it again.`,
 } as const;
+
+/** How a slot that never ran is closed when the turn is cancelled. */
+export const INTERRUPTED: FilledSlot = Object.freeze({ outcome: 'interrupted', output: texts.interrupted, success: false });

@@ -79,7 +79,7 @@ function render(event: TurnEvent): void {
       process.stdout.write(event.text);
       return;
     case 'tool-call':
-      process.stdout.write(`\n  ┌ [${event.slot}] ${event.name} ${JSON.stringify(event.args)} … running`);
+      process.stdout.write(`\n  ┌ [${event.slot}] ${event.name} ${JSON.stringify(event.args)}${event.executes ? ' … running' : ' (not run)'}`);
       return;
     case 'tool-result': {
       const mark = event.success ? '✓' : '✗';

@@ -41,7 +41,7 @@ function render(event: TurnEvent): void {
       process.stdout.write(`\n${event.text}`);
       return;
     case 'tool-call':
-      process.stdout.write(`\n  ┌ [${event.slot}] ${event.name} ${JSON.stringify(event.args)} … running`);
+      process.stdout.write(`\n  ┌ [${event.slot}] ${event.name} ${JSON.stringify(event.args)}${event.executes ? ' … running' : ' (not run)'}`);
       return;
     case 'tool-result':
       process.stdout.write(`\n  └ [${event.slot}] ${event.name} ${event.success ? '✓' : '✗'} ${event.outcome}: ${event.output.split('\n')[0]}`);

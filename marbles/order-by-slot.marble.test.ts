@@ -25,6 +25,16 @@ describe('orderBySlot re-emits items in slot order, each as soon as every lower 
     });
   });
 
+  it('passes turn events in the same stream straight through, holding only the slot items', () => {
+    scheduler.run(({ cold, expectObservable }) => {
+      const e = { type: 'tool-call', iteration: 1, slot: 2, id: 'c2', name: 'x', args: {}, executes: true } as const;
+      const mixed = { ...values, e };
+      const source = cold('-e-c-e-a-(b|) ', mixed);
+      const expected =    '-e---e-a-(bc|)';
+      expectObservable(source.pipe(orderBySlot())).toBe(expected, mixed);
+    });
+  });
+
   it('passes items that already arrive in order straight through', () => {
     scheduler.run(({ cold, expectObservable }) => {
       const source = cold('-a-b-c-d|', values);

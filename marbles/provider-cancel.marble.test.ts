@@ -12,7 +12,7 @@ describe('cancelling while the provider streams tears the request down and ends 
     scheduler = createTestScheduler(expect);
   });
 
-  it('the request is unsubscribed at the abort, its signal aborts, and nothing of the response is kept', () => {
+  it('the request is unsubscribed at the abort, its signal aborts, its calls are dropped and the text streamed so far is kept', () => {
     const ac = new AbortController();
     const listeners = trackListeners(ac.signal);
     const signals: AbortSignal[] = [];
@@ -38,8 +38,9 @@ describe('cancelling while the provider streams tears the request down and ends 
     });
     expect(signals.map((s) => s.aborted)).toEqual([true]);
     expect(a.calls).toEqual([]);
-    expect(done).toMatchObject({ reason: 'cancelled', text: '', iterations: 1 });
-    expect(done!.history).toEqual([{ role: 'user', content: 'go' }]);
+    expect(done).toMatchObject({ reason: 'cancelled', text: 'let me', iterations: 1 });
+    // the streamed text joins history as the assistant's message, so the next turn sees it
+    expect(done!.history).toEqual([{ role: 'user', content: 'go' }, { role: 'assistant', content: 'let me' }]);
     expect(listeners.active()).toBe(0);
   });
 });

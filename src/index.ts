@@ -1,18 +1,19 @@
 // rx-tool-loop: the tool-execution lifecycle of an LLM agent turn as an RxJS observable graph.
 
 // --- agent and turn
-export { createAgent } from './turn/create-agent.js';
-export type { Agent, AgentConfig, TurnOutcome } from './turn/create-agent.js';
-export { runToolLoop, type RunOptions } from './turn/run-tool-loop.js';
-export type { TurnInput } from './turn/turn-input.js';
-export type { Ingress } from './turn/ingress.js';
-export type { ChatMessage, ToolCallMessagePart } from './turn/messages.js';
-export type { ResolvedAgentExecution } from './turn/resolved-execution.js';
-export type { TurnState } from './turn/turn-state.js';
-export { resolveKnobs, DEFAULT_KNOBS } from './turn/knobs.js';
-export type { Knobs, KnobsInput, LoopDetectionKnobs } from './turn/knobs.js';
-export type { Clock } from './turn/clock.js';
-export type { ParsedCall, PreparedCall, SlotResult, FilledSlot } from './turn/calls.js';
+export { createAgent } from './agent/create-agent.js';
+export type { Agent, AgentConfig, TurnOutcome } from './agent/create-agent.js';
+export { runToolLoop } from './loop/run-tool-loop.js';
+export type { TurnInput } from './core/turn-input.js';
+export type { Ingress } from './core/ingress.js';
+export type { ChatMessage, ToolCallMessagePart } from './core/messages.js';
+export type { ResolvedAgentExecution, TurnContext, IterationContext, EffectiveTools } from './runtime/resolved-execution.js';
+export { TURN_SNAPSHOT_VERSION } from './core/turn-snapshot.js';
+export type { TurnSnapshot, BatchSnapshot, SlotState, SlotResultData, LoopWindow, PromptSignature } from './core/turn-snapshot.js';
+export { resolveKnobs, DEFAULT_KNOBS } from './core/knobs.js';
+export type { Knobs, KnobsInput, LoopDetectionKnobs } from './core/knobs.js';
+export type { Clock } from './core/clock.js';
+export type { ParsedCall, PreparedCall, SlotResult, FilledSlot } from './core/calls.js';
 
 // --- tools
 export { defineTool } from './tool/define-tool.js';
@@ -28,7 +29,7 @@ export type {
   ToolRisk,
   JsonSchema,
   ArgsCheck,
-} from './tool/tool.js';
+} from './core/tool.js';
 export * from './registry/index.js';
 export * from './mcp/index.js';
 
@@ -44,7 +45,7 @@ export type {
 export * from './provider/index.js';
 
 // --- preparation and approval
-export type { AgentHooks, BeforeToolCallHook, AfterToolCallHook, BeforeToolCallDecision, HookCall } from './prep/hooks.js';
+export type { AgentHooks, BeforeToolCallHook, AfterToolCallHook, BeforeToolCallDecision, HookCall } from './core/hooks.js';
 export * from './approval/index.js';
 
 // --- results
@@ -52,6 +53,8 @@ export * from './results/index.js';
 
 // --- events and observability
 export * from './observe/index.js';
+export { isTurnEvent } from './core/events.js';
+export type { TokenUsage } from './core/events.js';
 
 // --- errors
 export {
@@ -62,4 +65,4 @@ export {
   DuplicateToolError,
   ToolTimeoutError,
   ConfigurationError,
-} from './errors.js';
+} from './core/errors.js';

@@ -1,9 +1,26 @@
 // rx-tool-loop/operators: the loop's building blocks, for reactive apps that assemble their own loop.
+// runToolLoop (src/loop/run-tool-loop.ts) and iterate (src/loop/iterate.ts) are built from exactly these.
 
+// --- a turn's services and data
+export { createTurnContext, turnIngress, steer } from './runtime/turn-context.js';
+export { iterationContext } from './runtime/iteration-context.js';
+export { startSnapshot, nextSnapshot, EMPTY_LOOP_WINDOW } from './loop/turn-snapshot.js';
+export { effectiveTools } from './runtime/effective-tools.js';
+export { fromAbortSignal } from './runtime/from-abort-signal.js';
+export { continueWith } from './runtime/continue-with.js';
+
+// --- request
+export { buildRequest } from './request/build-request.js';
+export { callProvider } from './request/call-provider.js';
+export type { ModelResponse } from './request/call-provider.js';
+export { parseResponse, toParsedCall } from './request/parse-response.js';
+export type { ParsedResponse } from './request/parse-response.js';
+
+// --- preparation
 export { prepareCalls, defaultPrepSteps } from './prep/prepare-calls.js';
-export { toPrepared } from './prep/call-preparer.js';
-export { createPrepContext } from './prep/prep-step.js';
-export type { PrepStep, PrepContext } from './prep/prep-step.js';
+export { toPrepared } from './prep/to-prepared.js';
+export { createPrepContext, isImmediate } from './runtime/prep-context.js';
+export type { PrepStep, PrepContext } from './runtime/resolved-execution.js';
 export { buildPrepSteps } from './prep/build-prep-steps.js';
 export { beforeToolCallHooks } from './prep/before-tool-call-hooks.js';
 export { resolveTool } from './prep/resolve-tool.js';
@@ -14,18 +31,21 @@ export { promptLoopGuard } from './prep/prompt-loop-guard.js';
 export { approvalGate } from './prep/approval-gate.js';
 export { restoreApprovedMarker } from './prep/restore-approved-marker.js';
 export { dedupGuard } from './prep/dedup-guard.js';
+
+// --- execution
 export { dispatchCalls, dispatchBatch } from './execute/dispatch-calls.js';
+export { collectBatch } from './execute/collect-batch.js';
+export { closeUnfinished } from './execute/close-unfinished.js';
 export { dispatchMode } from './execute/dispatch-mode.js';
 export { executeOne } from './execute/execute-one.js';
 export { orderBySlot } from './execute/order-by-slot.js';
-export { fromAbortSignal } from './execute/from-abort-signal.js';
-export { callProvider } from './turn/call-provider.js';
-export type { ModelResponse } from './turn/call-provider.js';
-export { buildRequest } from './turn/build-request.js';
-export { parseResponse, toParsedCall } from './turn/parse-response.js';
-export { appendRound } from './turn/history.js';
-export { iterate } from './turn/iterate.js';
-export { runBatch } from './turn/run-batch.js';
-export { createTurnState } from './turn/turn-state.js';
-export { effectiveTools } from './turn/effective-tools.js';
-export type { EffectiveTools } from './turn/effective-tools.js';
+
+// --- the loop
+export { collectRound } from './loop/collect-round.js';
+export type { RoundResults } from './loop/collect-round.js';
+export { appendRound } from './loop/append-round.js';
+export { iterate } from './loop/iterate.js';
+export { maxIterationsStep } from './loop/max-iterations.js';
+export { nextStep, doneStep, isIterationStep } from './loop/iteration-step.js';
+export type { IterationStep } from './loop/iteration-step.js';
+export { endTurn } from './loop/run-tool-loop.js';

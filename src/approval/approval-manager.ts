@@ -1,5 +1,5 @@
 import { Observable, take } from 'rxjs';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { ApprovalAuditEntry } from './approval-audit.js';
 import { resolveApprovalPolicy, type ApprovalPolicy, type ResolvedApprovalPolicy } from './approval-policy.js';
 import type {

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { ApprovalLevel, ApprovalVerdict } from './approval-port.js';
 
 /** The policy part of an `ApprovalManager`. Every field has a default. */

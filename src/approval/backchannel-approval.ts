@@ -1,5 +1,5 @@
 import { defer, of, timeout, type Observable } from 'rxjs';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { ApprovalAnswer, ApprovalAnswerInput, ApprovalFrontDoor, ApprovalRequest } from './approval-port.js';
 import { answerInput, isPendingAnswer } from './answer-input.js';
 

@@ -1,8 +1,7 @@
-import type { PreparedCall } from '../turn/calls.js';
-import type { Knobs } from '../turn/knobs.js';
+import type { PreparedCall } from '../core/calls.js';
+import type { Knobs } from '../core/knobs.js';
+import { TOOL_SEARCH } from '../core/tool.js';
 
-/** The tool that activates deferred tools; a batch containing it never runs in parallel. */
-export const TOOL_SEARCH = 'tool_search';
 
 /**
  * Parallel only when: parallel tools are on, the batch has more than one call, more than one is

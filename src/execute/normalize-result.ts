@@ -1,4 +1,4 @@
-import type { ToolResult } from '../tool/tool.js';
+import type { ToolResult } from '../core/tool.js';
 
 /**
  * Turns whatever a tool returned into a ToolResult: a string is the output; a ToolResult is

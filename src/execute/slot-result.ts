@@ -1,17 +1,17 @@
-import type { SlotOutcome } from '../observe/events.js';
+import type { PreparedCall, SlotResult } from '../core/calls.js';
+import type { SlotOutcome } from '../core/events.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { truncateToolResult } from '../results/truncate.js';
-import type { PreparedCall, SlotResult } from '../turn/calls.js';
-import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
-import type { TurnState } from '../turn/turn-state.js';
+import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 
 /**
  * Builds a slot result: the model-visible content is truncated (receipt appended for successful
- * executions); the event output is the truncated text, scrubbed, without the receipt.
+ * executions, over the full output); the event output is scrubbed first, then truncated (so a
+ * secret the cut would split is gone whole), without the receipt.
  *
  * @example
  * ```ts
- * slotResult(resolved, prepared, 'executed', true, '42', 3, turn).content; // '42'
+ * slotResult(resolved, prepared, 'executed', true, '42', 3).content; // '42'
  * ```
  */
 export function slotResult(
@@ -21,24 +21,20 @@ export function slotResult(
   success: boolean,
   text: string,
   durationMs: number,
-  turn?: TurnState,
   data?: unknown,
 ): SlotResult {
-  const bounded = truncateToolResult(text, resolved.knobs.maxToolResultChars);
+  const max = resolved.knobs.maxToolResultChars;
+  const bounded = truncateToolResult(text, max);
   let content = bounded;
   let receipt: string | undefined;
-  if (outcome === 'executed' && resolved.receipts && turn) {
+  if (outcome === 'executed' && resolved.receipts) {
     receipt = resolved.receipts.generate(call.name, call.args, text, Math.floor(resolved.clock.now() / 1000));
     content = `${bounded}\n\n[receipt: ${receipt}]`;
-    turn.receipts.push(receipt);
   }
-  return new SlotRecord(call, outcome, success, content, scrubCredentials(bounded), durationMs, receipt, data);
+  return new SlotRecord(call, outcome, success, content, truncateToolResult(scrubCredentials(text), max), durationMs, receipt, data);
 }
 
-/**
- * A slot result. A class, not an object literal: results live until the batch ends, so V8 would
- * pretenure a literal (see ParsedToolCall in parse-response.ts). One shape for every result.
- */
+/** A class: one shape for every result (see bench/RESULTS.md on object literals). */
 class SlotRecord implements SlotResult {
   readonly slot: number;
   readonly id: string;

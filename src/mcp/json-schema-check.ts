@@ -1,4 +1,4 @@
-import type { ArgsCheck, JsonSchema } from '../tool/tool.js';
+import type { ArgsCheck, JsonSchema } from '../core/tool.js';
 
 type Args = Record<string, unknown>;
 

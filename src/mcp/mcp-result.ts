@@ -1,4 +1,4 @@
-import type { ToolResult } from '../tool/tool.js';
+import type { ToolResult } from '../core/tool.js';
 import type { McpCallToolResult, McpContent } from './mcp-client.js';
 
 /**

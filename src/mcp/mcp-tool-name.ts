@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../core/errors.js';
 
 const MAX_NAME = 64;
 

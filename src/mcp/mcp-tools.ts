@@ -1,4 +1,4 @@
-import type { JsonSchema, Tool, ToolContext, ToolRisk, ToolSpec } from '../tool/tool.js';
+import type { JsonSchema, Tool, ToolContext, ToolRisk, ToolSpec } from '../core/tool.js';
 import { deepFreeze } from '../tool/deep-freeze.js';
 import { jsonSchemaCheck } from './json-schema-check.js';
 import type { McpClient, McpToolInfo } from './mcp-client.js';

@@ -7,7 +7,7 @@ export type {
   ObserverEvent,
   ToolObserver,
   ToolCallCorrelation,
-} from './events.js';
+} from '../core/events.js';
 export type { Logger } from './logger.js';
 export { noopLogger } from './logger.js';
 export { logTurn } from './log-turn.js';
@@ -15,7 +15,7 @@ export type { LogTurnOptions } from './log-turn.js';
 export { pinoScrubbing, pinoRedactPaths } from './pino-scrubbing.js';
 export { traceTurn } from './trace-turn.js';
 export type { TurnSpanOptions } from './turn-spans.js';
-export type { TelemetryOptions } from './instrument-run.js';
+export type { TelemetryOptions } from './telemetry-options.js';
 export { progressLine, progressLines } from './progress-lines.js';
 export type { ProgressLineOptions } from './progress-lines.js';
 export * as semconv from './semconv.js';

@@ -1,7 +1,7 @@
 import { type MonoTypeOperatorFunction, Observable } from 'rxjs';
 import { scrubCredentials } from '../results/scrub.js';
 import { scrubValue } from '../results/scrub-value.js';
-import type { TurnEvent } from './events.js';
+import type { TurnEvent } from '../core/events.js';
 import type { Logger } from './logger.js';
 
 /** Who the turn's log lines belong to (bound on the turn's child logger). */

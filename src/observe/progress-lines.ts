@@ -1,6 +1,6 @@
 import { filter, map, type OperatorFunction, pipe } from 'rxjs';
 import { scrubCredentials } from '../results/scrub.js';
-import type { SlotOutcome, TurnEvent } from './events.js';
+import type { SlotOutcome, TurnEvent } from '../core/events.js';
 
 /** How progress lines are rendered. */
 export interface ProgressLineOptions {

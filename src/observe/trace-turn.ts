@@ -1,6 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import { type MonoTypeOperatorFunction, Observable } from 'rxjs';
-import type { TurnEvent } from './events.js';
+import type { TurnEvent } from '../core/events.js';
 import { TurnSpans, type TurnSpanOptions } from './turn-spans.js';
 
 /**

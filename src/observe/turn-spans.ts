@@ -1,6 +1,6 @@
 import { context, type Context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import { scrubCredentials } from '../results/scrub.js';
-import type { TurnEvent } from './events.js';
+import type { TurnEvent } from '../core/events.js';
 import * as sc from './semconv.js';
 
 /** What the turn's spans are named and tagged with. */

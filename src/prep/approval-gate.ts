@@ -1,9 +1,10 @@
-import { defer, map, type Observable } from 'rxjs';
+import { concat, concatAll, defer, map, type Observable, of } from 'rxjs';
+import type { TurnEvent } from '../core/events.js';
 import { DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from '../approval/approval-texts.js';
 import type { ApprovalDecision, ApprovalPort } from '../approval/approval-port.js';
 import { summarizeArgs } from '../approval/summarize-args.js';
-import { texts, type PreparedCall } from '../turn/calls.js';
-import type { PrepContext, PrepStep } from './prep-step.js';
+import { texts, type PreparedCall } from '../core/calls.js';
+import type { PrepContext, PrepStep } from '../runtime/resolved-execution.js';
 import { APPROVED } from './with-approved-marker.js';
 
 /**
@@ -38,30 +39,32 @@ export const approvalGate: PrepStep = (call, ctx) => {
   return prompt(approval, { ...call, prompted: true }, ctx);
 };
 
-function prompt(approval: ApprovalPort, call: PreparedCall, ctx: PrepContext): Observable<PreparedCall> {
+function prompt(approval: ApprovalPort, call: PreparedCall, ctx: PrepContext): Observable<PreparedCall | TurnEvent> {
   const { resolved, turn } = ctx;
   const toolName = call.tool!.name;
   return defer(() => {
     const requestId = resolved.ids();
     const argumentsSummary = summarizeArgs(call.args, call.tool!.approvalMarker ? APPROVED : undefined);
-    turn.emit({ type: 'approval-request', requestId, toolName, argumentsSummary });
     const request = { requestId, toolName, arguments: call.args, argumentsSummary, channel: turn.ingress.channel };
-    return approval.decide(request, { now: () => resolved.clock.now() }).pipe(
+    const asked: TurnEvent = { type: 'approval-request', requestId, toolName, argumentsSummary };
+    const decided = approval.decide(request, { now: () => resolved.clock.now() }).pipe(
       map((decision) => {
-        turn.emit({
+        if (decision.error !== undefined) {
+          resolved.logger.warn({ err: decision.error, tool: toolName, requestId }, 'approval front door failed; denied by policy');
+        }
+        const event: TurnEvent = {
           type: 'approval-decision',
           requestId,
           toolName,
           decision: decision.decision,
           decidedBy: decision.decidedBy,
           byOperator: decision.byOperator,
-        });
-        if (decision.error !== undefined) {
-          resolved.logger.warn({ err: decision.error, tool: toolName, requestId }, 'approval front door failed; denied by policy');
-        }
-        return settle(call, decision, ctx);
+        };
+        return [event, settle(call, decision, ctx)] as const;
       }),
     );
+    // the request event, then the decision event and the settled call
+    return concat(of(asked), decided.pipe(concatAll()));
   });
 }
 
@@ -71,7 +74,7 @@ function settle(call: PreparedCall, decision: ApprovalDecision, ctx: PrepContext
     case 'always': {
       ctx.approved.add(call.slot);
       const signature = ctx.promptSignatureBySlot.get(call.slot);
-      if (signature !== undefined) ctx.turn.promptSignatures.set(signature, { iteration: ctx.turn.iteration, approved: true });
+      if (signature !== undefined) ctx.iteration.promptSignatures.set(signature, { iteration: ctx.iteration.iteration, approved: true });
       return call;
     }
     case 'replace':

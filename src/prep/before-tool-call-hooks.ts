@@ -1,7 +1,8 @@
 import { catchError, defaultIfEmpty, from, isObservable, mergeMap, type Observable, type ObservableInput, of, take } from 'rxjs';
-import type { PreparedCall } from '../turn/calls.js';
-import { hookCall, type BeforeToolCallHook } from './hooks.js';
-import type { PrepContext, PrepStep } from './prep-step.js';
+import type { PreparedCall } from '../core/calls.js';
+import type { BeforeToolCallHook } from '../core/hooks.js';
+import { hookCall } from '../runtime/hook-call.js';
+import type { PrepContext, PrepStep } from '../runtime/resolved-execution.js';
 import { prepTexts } from './prep-texts.js';
 
 /**
@@ -32,7 +33,7 @@ function runHooks(hooks: readonly BeforeToolCallHook[], start: number, call: Pre
     let returned: unknown;
     let later: boolean;
     try {
-      returned = hooks[i](hookCall(ctx.resolved, ctx.turn, current));
+      returned = hooks[i](hookCall(ctx.iteration, current));
       later = isAsync(returned); // reads the value: a Proxy or getter may throw here too
     } catch (err) {
       ignored(ctx, current, i, err);

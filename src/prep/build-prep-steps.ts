@@ -1,14 +1,22 @@
-import type { AgentConfig } from '../turn/create-agent.js';
+import type { AgentHooks } from '../core/hooks.js';
+import type { KnobsInput } from '../core/knobs.js';
 import { approvalGate } from './approval-gate.js';
 import { beforeToolCallHooks } from './before-tool-call-hooks.js';
 import { channelDefaults } from './channel-defaults.js';
 import { clearApprovedMarker } from './clear-approved-marker.js';
 import { dedupGuard } from './dedup-guard.js';
-import type { PrepStep } from './prep-step.js';
+import type { PrepStep } from '../runtime/resolved-execution.js';
 import { promptLoopGuard } from './prompt-loop-guard.js';
 import { resolveTool } from './resolve-tool.js';
 import { restoreApprovedMarker } from './restore-approved-marker.js';
 import { validateArgs } from './validate-args.js';
+
+/** What of an agent's configuration decides its preparation steps. */
+export interface PrepConfig {
+  readonly hooks?: AgentHooks;
+  readonly approval?: unknown;
+  readonly knobs?: Pick<KnobsInput, 'dedupEnabled'>;
+}
 
 /**
  * The preparation pipeline for an agent's configuration, built once per agent: the steps of
@@ -21,7 +29,7 @@ import { validateArgs } from './validate-args.js';
  * const steps = buildPrepSteps(config);
  * ```
  */
-export function buildPrepSteps(config: AgentConfig): readonly PrepStep[] {
+export function buildPrepSteps(config: PrepConfig): readonly PrepStep[] {
   const steps: PrepStep[] = [];
   if ((config.hooks?.beforeToolCall?.length ?? 0) > 0) steps.push(beforeToolCallHooks);
   steps.push(resolveTool, channelDefaults, clearApprovedMarker, validateArgs);

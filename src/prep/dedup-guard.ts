@@ -1,6 +1,6 @@
 import { argsKey } from './call-signature.js';
-import { revise } from './call-preparer.js';
-import type { PrepStep } from './prep-step.js';
+import { withField } from './to-prepared.js';
+import type { PrepStep } from '../runtime/resolved-execution.js';
 import { prepTexts } from './prep-texts.js';
 
 /**
@@ -33,5 +33,5 @@ export const dedupGuard: PrepStep = (call, ctx) => {
   const size = seen.size;
   seen.add(key); // one hash lookup: the set did not grow when the key was there already
   if (seen.size === size) return { ...call, filled: { outcome: 'deduplicated', output: prepTexts.duplicate(tool.name), success: false } };
-  return revise(call, 'argsKey', key); // the loop detector reuses it
+  return withField(call, 'argsKey', key); // the loop detector reuses it
 };

@@ -1,17 +1,18 @@
-import { Observable, type OperatorFunction } from 'rxjs';
-import type { ParsedCall, PreparedCall } from '../turn/calls.js';
-import type { ResolvedAgentExecution } from '../turn/resolved-execution.js';
-import type { TurnState } from '../turn/turn-state.js';
+import { concatMap, defer, from, type Observable, of, type OperatorFunction, takeWhile } from 'rxjs';
+import type { ParsedCall, PreparedCall } from '../core/calls.js';
+import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { continueWith } from '../runtime/continue-with.js';
+import { createPrepContext, isImmediate } from '../runtime/prep-context.js';
+import type { IterationContext, PrepContext, PrepStep } from '../runtime/resolved-execution.js';
 import { approvalGate } from './approval-gate.js';
 import { beforeToolCallHooks } from './before-tool-call-hooks.js';
 import { channelDefaults } from './channel-defaults.js';
 import { clearApprovedMarker } from './clear-approved-marker.js';
 import { dedupGuard } from './dedup-guard.js';
-import { CallPreparer } from './call-preparer.js';
-import { createPrepContext, type PrepStep } from './prep-step.js';
 import { promptLoopGuard } from './prompt-loop-guard.js';
 import { resolveTool } from './resolve-tool.js';
 import { restoreApprovedMarker } from './restore-approved-marker.js';
+import { toPrepared } from './to-prepared.js';
 import { validateArgs } from './validate-args.js';
 
 /**
@@ -34,36 +35,53 @@ export const defaultPrepSteps: readonly PrepStep[] = Object.freeze([
 ]);
 
 /**
- * Prepares each call in slot order, one at a time (so approval prompts are asked one at a
- * time): every step runs in order until the call is filled. Synchronous steps cost no
- * subscription; a step that waits holds back the calls behind it.
+ * Prepares each call in slot order, one at a time (`concatMap`: approval prompts are asked one
+ * at a time): the steps run in order until the call is filled or ready. Synchronous steps run
+ * inline; a step that waits (a hook, a prompt) returns an Observable, whose events (approval
+ * request and decision) pass through before the call, and the calls behind it wait. A step
+ * that completes without a call drops the call.
  *
  * ```
  * calls:    (abc|)
- * a prompt: ---y|
- * result:   ---a(bc|)
+ * a prompt: -q--y|           q: approval-request, y: decision
+ * result:   -q--(yabc|)      events, then the prepared calls in slot order
  * ```
  * @example
  * ```ts
- * from(parsed).pipe(prepareCalls(resolved, turn), dispatchCalls(resolved, turn));
+ * from(parsed.calls).pipe(prepareCalls(it), takeUntil(it.turn.cancel$), collectBatch(parsed.calls));
  * ```
+ * @param iteration The iteration the calls belong to.
+ * @param steps The preparation steps (default: the agent's, `resolved.prepSteps`).
+ * @return Events and prepared calls, in slot order.
  */
 export function prepareCalls(
-  resolved: ResolvedAgentExecution,
-  turn: TurnState,
-  steps: readonly PrepStep[] = defaultPrepSteps,
-): OperatorFunction<ParsedCall, PreparedCall> {
+  iteration: IterationContext,
+  steps: readonly PrepStep[] = iteration.resolved.prepSteps,
+): OperatorFunction<ParsedCall, TurnEvent | PreparedCall> {
   return (source) =>
-    new Observable<PreparedCall>((subscriber) => {
-      const preparer = new CallPreparer(steps, createPrepContext(resolved, turn), subscriber);
-      const sourceSub = source.subscribe({
-        next: (call) => preparer.add(call),
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => preparer.end(),
-      });
-      return () => {
-        sourceSub.unsubscribe();
-        preparer.unsubscribe();
-      };
+    defer(() => {
+      const ctx = createPrepContext(iteration);
+      return source.pipe(concatMap((call) => prepareOne(toPrepared(call), 0, steps, ctx)));
     });
+}
+
+/**
+ * Runs the steps from `first` on until the call is filled or ready; a step that waits resumes
+ * the call at the next step with the first call it emits.
+ */
+function prepareOne(call: PreparedCall, first: number, steps: readonly PrepStep[], ctx: PrepContext): Observable<TurnEvent | PreparedCall> {
+  let current = call;
+  for (let i = first; i < steps.length && !current.filled; i++) {
+    const next = steps[i](current, ctx);
+    if (next === current) continue; // the common case: the step had nothing to do
+    if (isImmediate(next)) {
+      current = next;
+      continue;
+    }
+    return from(next).pipe(
+      takeWhile((value) => isTurnEvent(value), true), // events, then the first call
+      continueWith((decided: PreparedCall) => prepareOne(decided, i + 1, steps, ctx)),
+    );
+  }
+  return of(current);
 }

@@ -1,6 +1,6 @@
-import { LoopAbortedError } from '../errors.js';
+import { LoopAbortedError } from '../core/errors.js';
 import { callSignature } from './call-signature.js';
-import type { PrepStep } from './prep-step.js';
+import type { PrepStep } from '../runtime/resolved-execution.js';
 import { prepTexts } from './prep-texts.js';
 
 /**
@@ -20,7 +20,7 @@ import { prepTexts } from './prep-texts.js';
  * ```
  */
 export const promptLoopGuard: PrepStep = (call, ctx) => {
-  const { resolved, turn } = ctx;
+  const { resolved, iteration } = ctx;
   const tool = call.tool;
   if (!resolved.approval || !tool || !tool.approvalMarker || call.filled) return call;
   if (resolved.approval.verdict(tool.name) !== 'prompt') return call;
@@ -29,12 +29,12 @@ export const promptLoopGuard: PrepStep = (call, ctx) => {
   if (ctx.promptedInBatch.has(signature)) {
     return { ...call, filled: { outcome: 'deduplicated', output: prepTexts.duplicate(tool.name), success: false } };
   }
-  const earlier = turn.promptSignatures.get(signature);
-  if (earlier !== undefined && earlier.iteration < turn.iteration && !earlier.approved) {
-    throw new LoopAbortedError(tool.name, prepTexts.promptLoop(tool.name), turn.history);
+  const earlier = iteration.promptSignatures.get(signature);
+  if (earlier !== undefined && earlier.iteration < iteration.iteration && !earlier.approved) {
+    throw new LoopAbortedError(tool.name, prepTexts.promptLoop(tool.name), [...iteration.snapshot.history]);
   }
   ctx.promptedInBatch.add(signature);
   ctx.promptSignatureBySlot.set(call.slot, signature);
-  turn.promptSignatures.set(signature, { iteration: turn.iteration, approved: false });
+  iteration.promptSignatures.set(signature, { iteration: iteration.iteration, approved: false });
   return call;
 };

@@ -1,6 +1,6 @@
-import { texts } from '../turn/calls.js';
-import { revise } from './call-preparer.js';
-import type { PrepStep } from './prep-step.js';
+import { texts } from '../core/calls.js';
+import { withField } from './to-prepared.js';
+import type { PrepStep } from '../runtime/resolved-execution.js';
 
 /**
  * Finds the call's tool among the turn's effective tools. An excluded name (trimmed,
@@ -18,5 +18,5 @@ export const resolveTool: PrepStep = (call, { turn }) => {
   const tool = turn.tools.get(call.name);
   if (!tool) return { ...call, filled: { outcome: 'unknown', output: texts.unknown(call.name), success: false } };
   if (tool.name !== call.name) return { ...call, name: tool.name, tool }; // a `{server}__` suffix: events carry the full name
-  return tool === call.tool ? call : revise(call, 'tool', tool);
+  return tool === call.tool ? call : withField(call, 'tool', tool);
 };

@@ -1,6 +1,6 @@
-import { texts } from '../turn/calls.js';
-import { revise } from './call-preparer.js';
-import type { PrepStep } from './prep-step.js';
+import { texts } from '../core/calls.js';
+import { withField } from './to-prepared.js';
+import type { PrepStep } from '../runtime/resolved-execution.js';
 
 /**
  * Validates the arguments against the tool's schema and keeps the parsed value. Arguments that
@@ -22,5 +22,5 @@ export const validateArgs: PrepStep = (call) => {
   if (!checked.ok) {
     return { ...call, filled: { outcome: 'invalid-arguments', output: texts.invalidArguments(call.name, checked.message), success: false } };
   }
-  return checked.value === call.args ? call : revise(call, 'args', checked.value as Record<string, unknown>);
+  return checked.value === call.args ? call : withField(call, 'args', checked.value as Record<string, unknown>);
 };

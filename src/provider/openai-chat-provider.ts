@@ -8,8 +8,8 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { Observable, type Subscriber } from 'rxjs';
-import { ProviderError } from '../errors.js';
-import type { OpenAIToolSpec, ToolSpec } from '../tool/tool.js';
+import { ProviderError } from '../core/errors.js';
+import type { OpenAIToolSpec, ToolSpec } from '../core/tool.js';
 import { toProviderError, truncatedStreamError } from './openai-error.js';
 import type { ModelProvider, ProviderEvent, ProviderRequest } from './provider.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';

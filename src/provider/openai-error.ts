@@ -1,4 +1,4 @@
-import { ProviderError } from '../errors.js';
+import { ProviderError } from '../core/errors.js';
 
 /** The error classes an `openai` client exposes as statics (`OpenAI.APIError`, …). */
 interface OpenAIErrorClasses {

@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
-import type { ToolSpec } from '../tool/tool.js';
-import type { ChatMessage } from '../turn/messages.js';
+import type { ToolSpec } from '../core/tool.js';
+import type { ChatMessage } from '../core/messages.js';
 
 /** One provider request. System text travels as role 'system' messages. */
 export interface ProviderRequest {

@@ -1,4 +1,4 @@
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../core/tool.js';
 
 /**
  * The deferred tools activated so far (by `tool_search`, or up front by an `always` filter

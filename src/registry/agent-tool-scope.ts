@@ -1,5 +1,5 @@
-import { ConfigurationError, DuplicateToolError } from '../errors.js';
-import type { Tool } from '../tool/tool.js';
+import { ConfigurationError, DuplicateToolError } from '../core/errors.js';
+import type { Tool } from '../core/tool.js';
 import { ActivatedToolSet } from './activated-tool-set.js';
 import { compileFilterGroups, type CompiledFilterGroups, type FilterGroup } from './filter-group.js';
 import { riskProfileFilter, type RiskProfile } from './risk-profile.js';

@@ -1,4 +1,4 @@
-import type { Tool, ToolRisk } from '../tool/tool.js';
+import type { Tool, ToolRisk } from '../core/tool.js';
 import type { ToolBundle } from './tool-bundle.js';
 import { toolSelector, type ToolSelector } from './tool-selector.js';
 

@@ -1,5 +1,5 @@
-import { ConfigurationError } from '../errors.js';
-import type { Tool } from '../tool/tool.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { Tool } from '../core/tool.js';
 
 /** A named set of tools, added to an agent together and selectable as `bundle:{name}`. */
 export interface ToolBundle {

@@ -1,5 +1,5 @@
-import { DuplicateToolError } from '../errors.js';
-import type { OpenAIToolSpec, Tool, ToolSpec } from '../tool/tool.js';
+import { DuplicateToolError } from '../core/errors.js';
+import type { OpenAIToolSpec, Tool, ToolSpec } from '../core/tool.js';
 
 /**
  * The tools an agent can run, by unique name. Specs are the tools' own frozen specs: listing

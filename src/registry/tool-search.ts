@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { TOOL_SEARCH } from '../execute/dispatch-mode.js';
+import { TOOL_SEARCH } from '../core/tool.js';
 import { defineTool } from '../tool/define-tool.js';
-import type { Tool } from '../tool/tool.js';
+import type { Tool } from '../core/tool.js';
 import type { ActivatedToolSet } from './activated-tool-set.js';
 
 export { TOOL_SEARCH };

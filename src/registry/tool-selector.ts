@@ -1,5 +1,5 @@
-import { ConfigurationError } from '../errors.js';
-import type { Tool } from '../tool/tool.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { Tool } from '../core/tool.js';
 import { globMatcher } from './glob-matcher.js';
 import type { ToolBundle } from './tool-bundle.js';
 

@@ -1,76 +1,10 @@
-import type { SlotOutcome } from '../observe/events.js';
-import type { LoopDetectionKnobs } from '../turn/knobs.js';
+import type { LoopDetectionKnobs } from '../core/knobs.js';
+import type { LoopWindow } from '../core/turn-snapshot.js';
 import { canonicalJson } from './canonical-json.js';
+import { loopThresholds, type LoopLevel, type LoopObservation, type LoopPattern, type LoopReport, type LoopThresholds, type LoopVerdict } from './loop-thresholds.js';
 import { loopTexts } from './loop-texts.js';
 
-/** The patterns the detector knows. */
-export type LoopPattern = 'repeat' | 'ping-pong' | 'no-progress';
-/** How bad a pattern has become: a note for the next request, a stronger note, or the end of the turn. */
-export type LoopLevel = 'warning' | 'blocked' | 'abort';
-
-/** The count at which each level starts, per pattern. */
-export interface LoopThresholds {
-  /** Identical calls (same name and arguments) in the window. */
-  readonly repeat: Readonly<Record<LoopLevel, number>>;
-  /** Full A→B cycles of two tools at the end of the window, each side returning an unchanged result. */
-  readonly pingPong: Readonly<Record<LoopLevel, number>>;
-  /** Batches in which one tool returned the same result (for at least two different argument sets). */
-  readonly noProgress: Readonly<Record<LoopLevel, number>>;
-}
-
-/**
- * The thresholds for a `maxRepeats` (m): an exact repeat warns at m calls in the window, is
- * blocked above m and aborts at m + 2; ping-pong warns at m + 1 cycles, is blocked at m + 2 and
- * aborts at m + 3; no-progress (counted in batches, so a legitimate fan-out within one batch
- * is one step) warns at m + 2, is blocked at m + 3 and aborts at m + 4.
- *
- * @example
- * ```ts
- * loopThresholds(3).repeat; // { warning: 3, blocked: 4, abort: 5 }
- * ```
- */
-export function loopThresholds(maxRepeats: number): LoopThresholds {
-  const m = Number.isFinite(maxRepeats) && maxRepeats >= 1 ? Math.floor(maxRepeats) : 3;
-  return {
-    repeat: { warning: m, blocked: m + 1, abort: m + 2 },
-    pingPong: { warning: m + 1, blocked: m + 2, abort: m + 3 },
-    noProgress: { warning: m + 2, blocked: m + 3, abort: m + 4 },
-  };
-}
-
-/** What the detector found for one call. */
-export interface LoopVerdict {
-  readonly pattern: LoopPattern;
-  readonly level: LoopLevel;
-  /** The tool (ping-pong: the call that completed the pattern). */
-  readonly tool: string;
-  /** Repeats, cycles or argument sets, per pattern. */
-  readonly count: number;
-  /** The system note (warning, blocked) or the abort message. */
-  readonly text: string;
-}
-
-/** The detector's findings for a batch: notes for the next request, and the abort, if any. */
-export interface LoopReport {
-  readonly verdicts: readonly LoopVerdict[];
-  readonly notes: readonly string[];
-  readonly abort?: LoopVerdict;
-}
-
-/** What the detector reads of a slot result. */
-export interface LoopObservation {
-  readonly name: string;
-  readonly args: unknown;
-  /**
-   * `args` as key-sorted JSON, from the dedup guard, which lets only one call per tool and key
-   * through per batch: the detector relies on that (within a batch, observations with the same
-   * name must not share an `argsKey`). Without it the detector writes the JSON itself.
-   */
-  readonly argsKey?: string;
-  readonly outcome: SlotOutcome;
-  /** The rendered result (without receipt, so identical results compare equal). */
-  readonly output: string;
-}
+export { loopThresholds, type LoopLevel, type LoopObservation, type LoopPattern, type LoopReport, type LoopThresholds, type LoopVerdict };
 
 const RANK: Record<LoopLevel, number> = { warning: 1, blocked: 2, abort: 3 };
 const NO_REPORT: LoopReport = Object.freeze({ verdicts: [], notes: [] });
@@ -81,9 +15,9 @@ const NO_REPORT: LoopReport = Object.freeze({ verdicts: [], notes: [] });
  *
  * @example
  * ```ts
- * const detector = new LoopDetector(resolved.knobs.loopDetection);
+ * const detector = new LoopDetector(resolved.knobs.loopDetection, snapshot.loopWindow);
  * const { notes, abort } = detector.check(results); // results in slot order
- * turn.notes.push(...notes);
+ * const next = { ...snapshot, notes, loopWindow: detector.toWindow() };
  * ```
  */
 export class LoopDetector {
@@ -105,10 +39,40 @@ export class LoopDetector {
   private batch = 0;
   readonly thresholds: LoopThresholds;
 
-  constructor(private readonly knobs: LoopDetectionKnobs) {
+  /** A detector with an empty window, or with the window of a snapshot (`toWindow`). */
+  constructor(
+    private readonly knobs: LoopDetectionKnobs,
+    window?: LoopWindow,
+  ) {
     this.size = Number.isFinite(knobs.window) && knobs.window >= 2 ? Math.floor(knobs.window) : 20;
     this.ignore = new Set(knobs.ignoreTools);
     this.thresholds = loopThresholds(knobs.maxRepeats);
+    if (window !== undefined && window.names.length > 0) {
+      // oldest first, at most the window's size (a snapshot of a wider window keeps its newest)
+      const count = window.names.length;
+      const keep = Math.min(count, this.size);
+      for (let k = count - keep; k < count; k++) {
+        const i = (window.start + k) % count;
+        this.names.push(window.names[i]);
+        this.argsJson.push(window.argsJson[i]);
+        this.outputs.push(window.outputs[i]);
+        this.batches.push(window.batches[i]);
+      }
+      this.count = keep;
+    }
+    if (window !== undefined) this.batch = window.batch;
+  }
+
+  /** The window as plain data, for a turn snapshot. */
+  toWindow(): LoopWindow {
+    return {
+      names: this.names.slice(0, this.count),
+      argsJson: this.argsJson.slice(0, this.count),
+      outputs: this.outputs.slice(0, this.count),
+      batches: this.batches.slice(0, this.count),
+      start: this.start,
+      batch: this.batch,
+    };
   }
 
   /** Records a batch's results (in slot order) and reports the most severe finding per pattern and call. */

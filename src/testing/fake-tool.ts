@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type DefineToolOptions } from '../tool/define-tool.js';
-import type { Tool, ToolContext, ToolReturn } from '../tool/tool.js';
+import type { Tool, ToolContext, ToolReturn } from '../core/tool.js';
 
 /** A recorded call of a fake tool. */
 export interface FakeToolCall {

@@ -1,5 +1,5 @@
 import { defer, from, isObservable, Observable, type ObservableInput } from 'rxjs';
-import { ProviderError } from '../errors.js';
+import { ProviderError } from '../core/errors.js';
 import type { ModelProvider, ProviderEvent, ProviderRequest } from '../provider/provider.js';
 
 /** One scripted response: text and/or tool calls (arguments as an object or raw JSON text). */

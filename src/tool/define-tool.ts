@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ConfigurationError } from '../errors.js';
-import type { ArgsCheck, JsonSchema, Tool, ToolAttribution, ToolContext, ToolReturn, ToolRisk, ToolSpec } from './tool.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { ArgsCheck, JsonSchema, Tool, ToolAttribution, ToolContext, ToolReturn, ToolRisk, ToolSpec } from '../core/tool.js';
 import { deepFreeze } from './deep-freeze.js';
 
 /** Options of `defineTool`. `parameters` is a zod object schema; `execute` gets its parsed output. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalManager, createAgent, type ApprovalFrontDoor } from '../../src/index.js';
+import { ApprovalManager, createAgent, isTurnEvent, type ApprovalFrontDoor, type PreparedCall } from '../../src/index.js';
 import { from, lastValueFrom, toArray } from 'rxjs';
-import { createTurnState, dispatchMode, prepareCalls } from '../../src/operators.js';
+import { createTurnContext, dispatchMode, iterationContext, prepareCalls, startSnapshot } from '../../src/operators.js';
 import { fakeTool, scriptedModel } from '../../src/testing/index.js';
 import { runTurn, scriptedDoor } from '../prep/harness.js';
 
@@ -58,9 +58,13 @@ describe('any call in the batch that needs a prompt makes the whole batch sequen
 
   it('preparation marks every call that needed a prompt as prompted (the flag dispatch reads), whatever the answer', async () => {
     const { agent } = run(scriptedDoor(['no']));
-    const turn = createTurnState(agent.resolved, { message: 'go' }, () => {});
+    const turn = createTurnContext(agent.resolved, { message: 'go' });
+    const iteration = iterationContext(turn, { ...startSnapshot(turn, { message: 'go' }), iteration: 1 });
     const calls = ['file_read', 'deploy', 'file_read'].map((name, slot) => ({ slot, id: `c${slot}`, name, args: { slot }, rawArguments: '{}' }));
-    const prepared = await lastValueFrom(from(calls).pipe(prepareCalls(agent.resolved, turn, agent.resolved.prepSteps), toArray()));
+    const values = await lastValueFrom(from(calls).pipe(prepareCalls(iteration, agent.resolved.prepSteps), toArray()));
+    const prepared = values.filter((v): v is PreparedCall => !isTurnEvent(v));
+    // the one prompt's request and decision travel in the same stream, before the call it decided
+    expect(values.map((v) => (isTurnEvent(v) ? v.type : v.name))).toEqual(['file_read', 'approval-request', 'approval-decision', 'deploy', 'file_read']);
     expect(prepared.map((p) => [p.name, p.prompted === true, p.filled?.outcome])).toEqual([
       ['file_read', false, undefined],
       ['deploy', true, 'denied'],

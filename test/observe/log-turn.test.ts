@@ -93,7 +93,7 @@ describe('logTurn works with any Logger and passes events through unchanged', ()
     };
     const events: TurnEvent[] = [
       { type: 'iteration', iteration: 1 },
-      { type: 'done', text: 'x', reason: 'final', history: [], iterations: 1 },
+      { type: 'done', text: 'x', reason: 'final', history: [], iterations: 1, usage: { inputTokens: 0, outputTokens: 0 } },
     ];
     const out = await lastValueFrom(of(...events).pipe(logTurn(logger, { turnId: 'abc' }), toArray()));
     expect(out).toEqual(events);

@@ -242,9 +242,9 @@ describe('parent contexts are passed explicitly', () => {
     const outer = tracer.startSpan('http request', {}, ROOT_CONTEXT);
     const events: TurnEvent[] = [
       { type: 'iteration', iteration: 1 },
-      { type: 'tool-call', iteration: 1, slot: 0, id: 'c1', name: 'x', args: {} },
+      { type: 'tool-call', iteration: 1, slot: 0, id: 'c1', name: 'x', args: {}, executes: true },
       { type: 'tool-result', iteration: 1, slot: 0, id: 'c1', name: 'x', output: 'ok', success: true, outcome: 'executed', durationMs: 1 },
-      { type: 'done', text: 'ok', reason: 'final', history: [], iterations: 1 },
+      { type: 'done', text: 'ok', reason: 'final', history: [], iterations: 1, usage: { inputTokens: 0, outputTokens: 0 } },
     ];
     const source = new Subject<TurnEvent>();
     const out = lastValueFrom(source.pipe(traceTurn(tracer, { agent: 'a', model: 'm', parentContext: trace.setSpan(ROOT_CONTEXT, outer) }), take(4), toArray()));

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createAgent, defineTool, progressLine, progressLines, type TurnEvent } from '../../src/index.js';
 import { scriptedModel } from '../../src/testing/index.js';
 
-const call = (name: string, args: unknown, id = 'c1'): TurnEvent => ({ type: 'tool-call', iteration: 1, slot: 0, id, name, args });
+const call = (name: string, args: unknown, id = 'c1'): TurnEvent => ({ type: 'tool-call', iteration: 1, slot: 0, id, name, args, executes: true });
 const result = (name: string, over: Partial<Extract<TurnEvent, { type: 'tool-result' }>> = {}): TurnEvent => ({
   type: 'tool-result',
   iteration: 1,

@@ -1,8 +1,7 @@
-import { Observable, Subject, firstValueFrom, from, lastValueFrom, throwError } from 'rxjs';
+import { Observable, Subject, filter, from, lastValueFrom, throwError, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { createAgent, ProviderError, type ModelProvider, type ProviderEvent } from '../../src/index.js';
-import { buildRequest, callProvider, createTurnState } from '../../src/operators.js';
-import type { TurnEvent } from '../../src/index.js';
+import { createAgent, isTurnEvent, ProviderError, type ModelProvider, type ProviderEvent } from '../../src/index.js';
+import { buildRequest, callProvider, createTurnContext, iterationContext, startSnapshot, type ModelResponse } from '../../src/operators.js';
 
 /** Provider events as a synchronous stream. */
 const stream = (...events: ProviderEvent[]) => from(events);
@@ -29,10 +28,12 @@ function providerOf(events$: Observable<ProviderEvent>) {
 
 function turnFor(provider: ModelProvider, signal?: AbortSignal) {
   const { resolved } = createAgent({ provider, model: 'm', tools: [] });
-  const events: TurnEvent[] = [];
-  const turn = createTurnState(resolved, { message: 'hi', signal }, (e) => events.push(e));
-  turn.iteration = 1;
-  return { resolved, turn, events, call: () => callProvider(resolved, turn, buildRequest(resolved, turn)) };
+  const turn = createTurnContext(resolved, { message: 'hi', signal });
+  const it = iterationContext(turn, { ...startSnapshot(turn, { message: 'hi' }), iteration: 1 });
+  const call = () => callProvider(it, buildRequest(it));
+  /** The response alone: the last value, which is never an event. */
+  const response = () => lastValueFrom(call().pipe(filter((v): v is ModelResponse => !isTurnEvent(v))));
+  return { resolved, turn, it, call, response };
 }
 
 describe('callProvider: one request, its stream assembled into a response', () => {
@@ -47,19 +48,30 @@ describe('callProvider: one request, its stream assembled into a response', () =
         { type: 'finish', reason: 'tool_calls' },
       ),
     );
-    const { call, events } = turnFor(provider);
-    const response = await lastValueFrom(call());
-    expect(response).toEqual({
-      text: 'Let me.',
-      toolCalls: [{ type: 'tool-call', id: 'c', name: 'x', arguments: '{}' }],
-      finishReason: 'tool_calls',
-      cancelled: false,
-    });
-    expect(events).toEqual([
+    const { call } = turnFor(provider);
+    const values = await lastValueFrom(call().pipe(toArray()));
+    expect(values).toEqual([
       { type: 'text-delta', iteration: 1, text: 'Let ' },
       { type: 'text-delta', iteration: 1, text: 'me.' },
       { type: 'usage', inputTokens: 3, outputTokens: 4 },
+      {
+        text: 'Let me.',
+        toolCalls: [{ type: 'tool-call', id: 'c', name: 'x', arguments: '{}' }],
+        finishReason: 'tool_calls',
+        cancelled: false,
+        usage: { inputTokens: 3, outputTokens: 4 },
+      },
     ]);
+    expect(values.filter(isTurnEvent)).toHaveLength(3);
+  });
+
+  it('usage reported in several parts is summed on the response; without any it is zeros', async () => {
+    const twice = providerOf(
+      stream({ type: 'usage', inputTokens: 1, outputTokens: 2 }, { type: 'usage', inputTokens: 10, outputTokens: 20 }, { type: 'finish' }),
+    );
+    expect((await turnFor(twice.provider).response()).usage).toEqual({ inputTokens: 11, outputTokens: 22 });
+    const none = providerOf(stream({ type: 'text-delta', text: 'x' }, { type: 'finish' }));
+    expect((await turnFor(none.provider).response()).usage).toEqual({ inputTokens: 0, outputTokens: 0 });
   });
 
   it('a provider failure becomes a ProviderError naming the provider and the HTTP status', async () => {
@@ -78,16 +90,19 @@ describe('callProvider: one request, its stream assembled into a response', () =
 });
 
 describe("callProvider: cancellation aborts the provider's signal and tears its stream down", () => {
-  it('the turn signal aborting mid-stream ends with a cancelled response that keeps nothing', async () => {
+  it('the turn signal aborting mid-stream ends with a cancelled response that keeps the streamed text and drops the calls', async () => {
     const stream = new Subject<ProviderEvent>();
     const { provider, seen } = providerOf(stream);
     const ac = new AbortController();
     const { call } = turnFor(provider, ac.signal);
-    const response = firstValueFrom(call());
+    const values = lastValueFrom(call().pipe(toArray()));
     stream.next({ type: 'text-delta', text: 'partial' });
     stream.next({ type: 'tool-call', id: 'c', name: 'x', arguments: {} });
     ac.abort();
-    expect(await response).toEqual({ text: '', toolCalls: [], finishReason: undefined, cancelled: true });
+    expect(await values).toEqual([
+      { type: 'text-delta', iteration: 1, text: 'partial' },
+      { text: 'partial', toolCalls: [], finishReason: undefined, cancelled: true, usage: { inputTokens: 0, outputTokens: 0 } },
+    ]);
     expect(seen.signal?.aborted).toBe(true);
     expect(seen.unsubscribed).toBe(1);
     expect(stream.observed).toBe(false);
@@ -98,7 +113,8 @@ describe("callProvider: cancellation aborts the provider's signal and tears its 
     const ac = new AbortController();
     ac.abort();
     const { call } = turnFor(provider, ac.signal);
-    expect((await lastValueFrom(call())).cancelled).toBe(true);
+    const values = await lastValueFrom(call().pipe(toArray()));
+    expect(values).toEqual([{ text: '', toolCalls: [], finishReason: undefined, cancelled: true, usage: { inputTokens: 0, outputTokens: 0 } }]);
     expect(seen.subscribed).toBe(0);
   });
 
@@ -113,8 +129,8 @@ describe("callProvider: cancellation aborts the provider's signal and tears its 
 
   it('a response that completed leaves its signal alone', async () => {
     const { provider, seen } = providerOf(stream({ type: 'text-delta', text: 'ok' }, { type: 'finish' }));
-    const { call } = turnFor(provider);
-    await lastValueFrom(call());
+    const { response } = turnFor(provider);
+    expect((await response()).cancelled).toBe(false);
     expect(seen.signal?.aborted).toBe(false);
   });
 });

@@ -13,7 +13,14 @@ describe('examples/custom-loop.ts: a loop assembled by hand from the public oper
       '  └ [2] forecast executed: 27 °C',
       '  └ [0] forecast executed: 4 °C',
     ]);
-    expect(lines).toContain('  history ← [0] 4 °C, [1] 19 °C, [2] 27 °C');
+    // the cards open in slot order, before any of them closes
+    expect(lines.slice(1, 5)).toEqual([
+      '── iteration 1',
+      '  ┌ [0] forecast {"city":"Oslo"}',
+      '  ┌ [1] forecast {"city":"Lima"}',
+      '  ┌ [2] forecast {"city":"Cairo"}',
+    ]);
+    expect(lines).toContain('── done (final) after 3 iterations; history ← 8 messages');
     expect(result.history.map((m) => (m.role === 'tool' ? `tool ${m.tool_call_id}: ${m.content}` : m.role))).toEqual([
       'user',
       'assistant',

@@ -1,42 +1,51 @@
-import { Subject } from 'rxjs';
+import { from, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { PreparedCall, SlotResult } from '../../src/index.js';
-import { executeOne, toPrepared } from '../../src/operators.js';
+import { isTurnEvent, type PreparedCall, type SlotResult, type TurnEvent } from '../../src/index.js';
+import { closeUnfinished, executeOne, toPrepared } from '../../src/operators.js';
 import { fakeTool } from '../../src/testing/index.js';
-import { cards, echo, executable, parsed, setup } from './helpers.js';
+import { cards, echo, eventsIn, executable, parsed, resultsIn, setup } from './helpers.js';
 
 describe('executeOne: opens the card right before the tool starts and closes it with the result', () => {
-  it('the tool-call event goes out before execute runs; the tool-result event after it returns', () => {
-    let eventsWhenStarted = -1;
+  it('the tool-call event goes out before execute runs; the slot result, then the tool-result event, after it returns', () => {
+    let valuesWhenStarted = -1;
+    const out: (TurnEvent | SlotResult)[] = [];
     const tool = echo('t', () => {
-      eventsWhenStarted = events.length;
+      valuesWhenStarted = out.length;
       return 'done';
     });
-    const { resolved, turn, events } = setup({ tools: [tool] });
-    const progress = new Uint8Array(1);
-    const out: SlotResult[] = [];
-    executeOne(resolved, turn, executable(0, tool), progress).subscribe((r) => out.push(r));
-    expect(eventsWhenStarted).toBe(1);
-    expect(cards(events)).toEqual(['call t#0', 't#0 executed']);
-    expect(out.map((r) => [r.slot, r.outcome, r.content])).toEqual([[0, 'executed', 'done']]);
-    expect(progress[0]).toBe(2);
+    const { it: ctx } = setup({ tools: [tool] });
+    executeOne(ctx, executable(0, tool)).subscribe((v) => out.push(v));
+    expect(valuesWhenStarted).toBe(1);
+    expect(out.map((v) => (isTurnEvent(v) ? v.type : 'result'))).toEqual(['tool-call', 'result', 'tool-result']);
+    expect(cards(out)).toEqual(['call t#0', 't#0 executed']);
+    expect(eventsIn(out)[0]).toMatchObject({ type: 'tool-call', iteration: 1, executes: true });
+    expect(resultsIn(out).map((r) => [r.slot, r.outcome, r.content])).toEqual([[0, 'executed', 'done']]);
   });
 
-  it('a filled slot opens and closes its card without running anything', () => {
-    const { resolved, turn, events } = setup();
+  it('a filled slot opens and closes its card without running anything (executes: false)', () => {
+    const { it: ctx } = setup();
     const call: PreparedCall = { ...toPrepared(parsed(0, 'nope')), filled: { outcome: 'unknown', output: 'Unknown tool: nope', success: false } };
-    const out: SlotResult[] = [];
-    executeOne(resolved, turn, call, new Uint8Array(1)).subscribe((r) => out.push(r));
-    expect(cards(events)).toEqual(['call nope#0', 'nope#0 unknown']);
-    expect(out[0]).toMatchObject({ outcome: 'unknown', success: false, content: 'Unknown tool: nope', durationMs: 0 });
+    const out: (TurnEvent | SlotResult)[] = [];
+    executeOne(ctx, call).subscribe((v) => out.push(v));
+    expect(cards(out)).toEqual(['call nope#0', 'nope#0 unknown']);
+    expect(eventsIn(out)[0]).toMatchObject({ type: 'tool-call', executes: false });
+    expect(resultsIn(out)[0]).toMatchObject({ outcome: 'unknown', success: false, content: 'Unknown tool: nope', durationMs: 0 });
   });
 
   it('a slot whose card is already open (a torn-down run) closes without a second tool-call', () => {
-    const { resolved, turn, events } = setup();
-    const progress = Uint8Array.of(1);
-    const call = { ...toPrepared(parsed(0, 't')), filled: { outcome: 'interrupted' as const, output: 'x', success: false } };
-    executeOne(resolved, turn, call, progress).subscribe();
-    expect(cards(events)).toEqual(['t#0 interrupted']);
+    const pending = new Subject<string>();
+    const tool = fakeTool('t', pending);
+    const { it: ctx } = setup({ tools: [tool] });
+    const call = executable(0, tool);
+    const source = new Subject<TurnEvent | SlotResult>();
+    const out: (TurnEvent | SlotResult)[] = [];
+    source.pipe(closeUnfinished(ctx, [call])).subscribe((v) => out.push(v));
+    const run = executeOne(ctx, call).subscribe((v) => source.next(v));
+    expect(cards(out)).toEqual(['call t#0']);
+    run.unsubscribe(); // torn down before the tool finished
+    source.complete();
+    expect(cards(out)).toEqual(['call t#0', 't#0 interrupted']);
+    expect(resultsIn(out).map((r) => r.outcome)).toEqual(['interrupted']);
   });
 
   it('on a turn already cancelled an executable call neither starts nor opens a card', () => {
@@ -44,10 +53,20 @@ describe('executeOne: opens the card right before the tool starts and closes it 
     const tool = echo('t', () => ((started = true), 'x'));
     const ac = new AbortController();
     ac.abort();
-    const { resolved, turn, events } = setup({ tools: [tool], input: { signal: ac.signal } });
+    const { it: ctx } = setup({ tools: [tool], input: { signal: ac.signal } });
     let completed = false;
-    executeOne(resolved, turn, executable(0, tool), new Uint8Array(1)).subscribe({ complete: () => (completed = true) });
-    expect([started, completed, events]).toEqual([false, true, []]);
+    const out: (TurnEvent | SlotResult)[] = [];
+    executeOne(ctx, executable(0, tool)).subscribe({ next: (v) => out.push(v), complete: () => (completed = true) });
+    expect([started, completed, out]).toEqual([false, true, []]);
+  });
+
+  it('closeUnfinished opens a card (executes: false) for a slot that never started, then closes it', () => {
+    const tool = echo('t');
+    const { it: ctx } = setup({ tools: [tool] });
+    const out: (TurnEvent | SlotResult)[] = [];
+    from<(TurnEvent | SlotResult)[]>([]).pipe(closeUnfinished(ctx, [executable(0, tool)])).subscribe((v) => out.push(v));
+    expect(cards(out)).toEqual(['call t#0', 't#0 interrupted']);
+    expect(eventsIn(out)[0]).toMatchObject({ type: 'tool-call', executes: false });
   });
 });
 
@@ -55,8 +74,8 @@ describe("executeOne: the tool's signal aborts only when it is torn down before 
   it('unsubscribing while the tool runs aborts its signal and unsubscribes its Observable', () => {
     const pending = new Subject<string>();
     const tool = fakeTool('t', pending);
-    const { resolved, turn } = setup({ tools: [tool] });
-    const sub = executeOne(resolved, turn, executable(0, tool), new Uint8Array(1)).subscribe();
+    const { it: ctx } = setup({ tools: [tool] });
+    const sub = executeOne(ctx, executable(0, tool)).subscribe();
     expect(tool.calls[0].signal.aborted).toBe(false);
     sub.unsubscribe();
     expect(tool.calls[0].signal.aborted).toBe(true);
@@ -65,8 +84,8 @@ describe("executeOne: the tool's signal aborts only when it is torn down before 
 
   it('a tool that finished keeps its signal un-aborted', () => {
     const tool = fakeTool('t', 'ok');
-    const { resolved, turn } = setup({ tools: [tool] });
-    executeOne(resolved, turn, executable(0, tool), new Uint8Array(1)).subscribe().unsubscribe();
+    const { it: ctx } = setup({ tools: [tool] });
+    executeOne(ctx, executable(0, tool)).subscribe().unsubscribe();
     expect(tool.calls[0].signal.aborted).toBe(false);
   });
 });

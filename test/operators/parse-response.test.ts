@@ -3,6 +3,7 @@ import { parseResponse, toParsedCall } from '../../src/operators.js';
 import { echo, setup } from './helpers.js';
 
 const ids = () => 'generated';
+const usage = { inputTokens: 0, outputTokens: 0 };
 
 describe('toParsedCall: every provider call gets a slot, an id and object arguments', () => {
   it('keeps the provider id and decodes JSON text arguments', () => {
@@ -41,13 +42,14 @@ describe('toParsedCall: every provider call gets a slot, an id and object argume
 
 describe('parseResponse: native calls get slots in the order the model wrote them', () => {
   it('numbers native calls 0..n-1 and marks them as not from text', () => {
-    const { resolved, turn } = setup({ tools: [echo()] });
+    const { it: ctx } = setup({ tools: [echo()] });
     const response = {
       text: '',
       toolCalls: [{ id: 'a', name: 'echo', arguments: {} }, { name: 'echo', arguments: '{"v":"x"}' }],
       cancelled: false,
+      usage,
     };
-    const { calls, fromText, malformed } = parseResponse(resolved, turn, response);
+    const { calls, fromText, malformed } = parseResponse(ctx, response);
     expect(calls.map((c) => [c.slot, c.args])).toEqual([[0, {}], [1, { v: 'x' }]]);
     expect(calls[0].id).toBe('a');
     expect(calls[1].id).toMatch(/^gen-\d+$/);
@@ -55,7 +57,7 @@ describe('parseResponse: native calls get slots in the order the model wrote the
   });
 
   it('a native provider that answers in text has no calls', () => {
-    const { resolved, turn } = setup({ tools: [echo()] });
-    expect(parseResponse(resolved, turn, { text: '<tool_call>{"name":"echo"}</tool_call>', toolCalls: [], cancelled: false }).calls).toEqual([]);
+    const { it: ctx } = setup({ tools: [echo()] });
+    expect(parseResponse(ctx, { text: '<tool_call>{"name":"echo"}</tool_call>', toolCalls: [], cancelled: false, usage }).calls).toEqual([]);
   });
 });

@@ -1,12 +1,13 @@
-import { defer, from, lastValueFrom, map, Subject, toArray } from 'rxjs';
+import { defer, from, lastValueFrom, map, of, Subject, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { PreparedCall } from '../../src/index.js';
+import type { PreparedCall, TurnEvent } from '../../src/index.js';
 import { prepareCalls, resolveTool, validateArgs, type PrepStep } from '../../src/operators.js';
-import { echo, parsed, setup } from './helpers.js';
+import { echo, eventsIn, parsed, resultsIn, setup } from './helpers.js';
 
+/** The prepared calls (the stage's events left out). */
 const prepared = (calls: ReturnType<typeof parsed>[], steps: readonly PrepStep[], tools = [echo()]) => {
-  const { resolved, turn } = setup({ tools });
-  return from(calls).pipe(prepareCalls(resolved, turn, steps), toArray());
+  const { it: ctx } = setup({ tools });
+  return from(calls).pipe(prepareCalls(ctx, steps), toArray(), map((values) => resultsIn<PreparedCall>(values)));
 };
 
 describe('prepareCalls: every step in order, one call at a time, until the call is filled', () => {
@@ -32,14 +33,23 @@ describe('prepareCalls: every step in order, one call at a time, until the call 
     const log: string[] = [];
     const slow: PrepStep = (call) =>
       call.slot === 0 ? defer(() => (log.push('wait 0'), gate.pipe(map(() => call)))) : (log.push(`pass ${call.slot}`), call);
-    const out: PreparedCall[] = [];
-    const { resolved, turn } = setup({ tools: [echo()] });
-    from([parsed(0, 'echo'), parsed(1, 'echo')]).pipe(prepareCalls(resolved, turn, [slow])).subscribe((c) => out.push(c));
+    const out: (TurnEvent | PreparedCall)[] = [];
+    const { it: ctx } = setup({ tools: [echo()] });
+    from([parsed(0, 'echo'), parsed(1, 'echo')]).pipe(prepareCalls(ctx, [slow])).subscribe((c) => out.push(c));
     expect(log).toEqual(['wait 0']);
     expect(out).toEqual([]);
     gate.next();
     expect(log).toEqual(['wait 0', 'pass 1']);
-    expect(out.map((c) => c.slot)).toEqual([0, 1]);
+    expect(resultsIn(out).map((c) => c.slot)).toEqual([0, 1]);
+  });
+
+  it("a waiting step's events go out before its call, in the same stream", async () => {
+    const usage: TurnEvent = { type: 'usage', inputTokens: 1, outputTokens: 0 };
+    const noisy: PrepStep = (call) => (call.slot === 0 ? of<(TurnEvent | PreparedCall)[]>(usage, call) : call);
+    const { it: ctx } = setup({ tools: [echo()] });
+    const values = await lastValueFrom(from([parsed(0, 'echo'), parsed(1, 'echo')]).pipe(prepareCalls(ctx, [noisy]), toArray()));
+    expect(values.map((v) => ('slot' in v ? v.slot : v.type))).toEqual(['usage', 0, 1]);
+    expect(eventsIn(values)).toEqual([usage]);
   });
 
   it('a step may answer with a Promise', async () => {

@@ -1,20 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../src/index.js';
+import { TURN_SNAPSHOT_VERSION, type ChatMessage } from '../../src/index.js';
+import { EMPTY_LOOP_WINDOW, iterationContext, nextSnapshot, steer } from '../../src/operators.js';
 import { setup } from './helpers.js';
 
-describe('createTurnState: the per-turn state a hand-made loop threads through the operators', () => {
-  it('appends the user message to a copy of the input history', () => {
+describe('createTurnContext and startSnapshot: the services and the data a hand-made loop threads through the operators', () => {
+  it('the start snapshot appends the user message to a copy of the input history', () => {
     const input: ChatMessage[] = [{ role: 'user', content: 'before' }, { role: 'assistant', content: 'ok' }];
-    const { turn } = setup({ input: { history: input, message: 'now' } });
-    expect(turn.history).toEqual([...input, { role: 'user', content: 'now' }]);
+    const { snapshot } = setup({ input: { history: input, message: 'now' } });
+    expect(snapshot.history).toEqual([...input, { role: 'user', content: 'now' }]);
     expect(input).toHaveLength(2);
   });
 
   it('takes the turn id from the ingress when given, else from the id generator', () => {
-    expect(setup({ input: { ingress: { channel: 'web', turnId: 't-1' } } }).turn.turnId).toBe('t-1');
-    const { turn } = setup();
+    const given = setup({ input: { ingress: { channel: 'web', turnId: 't-1' } } });
+    expect([given.turn.turnId, given.snapshot.turnId]).toEqual(['t-1', 't-1']);
+    const { turn, snapshot } = setup();
     expect(turn.turnId).toMatch(/^gen-/);
     expect(turn.ingress).toMatchObject({ channel: 'cli', turnId: turn.turnId, agentAlias: 'agent' });
+    expect(snapshot.ingress).toEqual(turn.ingress);
   });
 
   it('cancelled() follows the input signal', () => {
@@ -26,7 +29,50 @@ describe('createTurnState: the per-turn state a hand-made loop threads through t
   });
 
   it('starts at iteration 0 with the agent model and empty steering, notes and receipts', () => {
+    const { snapshot, turn } = setup();
+    expect([snapshot.iteration, snapshot.model, snapshot.steering, snapshot.notes, snapshot.receipts]).toEqual([0, 'm', [], [], []]);
+    expect(snapshot).toMatchObject({
+      version: TURN_SNAPSHOT_VERSION,
+      agent: 'agent',
+      malformedRetries: 0,
+      promptSignatures: {},
+      loopWindow: EMPTY_LOOP_WINDOW,
+      usage: { inputTokens: 0, outputTokens: 0 },
+    });
+    expect(turn.hasSteering()).toBe(false);
+  });
+
+  it('the start snapshot is plain data: a JSON round trip gives an equal snapshot', () => {
+    const { snapshot } = setup({ input: { conversationId: 'conv', history: [{ role: 'assistant', content: 'earlier' }] } });
+    expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
+  });
+
+  it('steering waits on the turn until taken; taking empties it', () => {
     const { turn } = setup();
-    expect([turn.iteration, turn.model, turn.steering, turn.notes, turn.receipts]).toEqual([0, 'm', [], [], []]);
+    steer(turn, 'a');
+    steer(turn, 'b');
+    expect(turn.hasSteering()).toBe(true);
+    expect(turn.takeSteering()).toEqual(['a', 'b']);
+    expect([turn.hasSteering(), turn.takeSteering()]).toEqual([false, []]);
+  });
+});
+
+describe('iterationContext and nextSnapshot: what an iteration may change, folded into the snapshot it ends with', () => {
+  it('the context copies the model and prompt signatures; the next snapshot takes their changed values', () => {
+    const { it: ctx, snapshot } = setup();
+    expect([ctx.iteration, ctx.model, ctx.promptSignatures.size]).toEqual([1, 'm', 0]);
+    ctx.model = 'other';
+    ctx.promptSignatures.set('sig', { iteration: 1, approved: true });
+    const next = nextSnapshot(ctx, { receipts: ['r'] });
+    expect(next).toMatchObject({ iteration: 1, model: 'other', promptSignatures: { sig: { iteration: 1, approved: true } }, receipts: ['r'] });
+    expect([snapshot.model, snapshot.promptSignatures]).toEqual(['m', {}]);
+  });
+
+  it('a context made from that snapshot starts from its values', () => {
+    const { it: ctx, turn } = setup();
+    ctx.model = 'other';
+    const next = nextSnapshot(ctx, {});
+    const second = iterationContext(turn, { ...next, iteration: next.iteration + 1 });
+    expect([second.iteration, second.model]).toEqual([2, 'other']);
   });
 });

@@ -1,9 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EMPTY, expand, lastValueFrom, toArray } from 'rxjs';
 import { z } from 'zod';
-import { createAgent, defineTool, openAIChatProvider, ProviderError, type Agent, type TurnEvent, type TurnInput } from '../../src/index.js';
-import { iterate } from '../../src/turn/iterate.js';
-import { createTurnState } from '../../src/turn/turn-state.js';
+import {
+  createAgent,
+  defineTool,
+  isTurnEvent,
+  openAIChatProvider,
+  ProviderError,
+  type Agent,
+  type TurnEvent,
+  type TurnInput,
+  type TurnSnapshot,
+} from '../../src/index.js';
+import { iterate } from '../../src/loop/iterate.js';
+import { startSnapshot } from '../../src/loop/turn-snapshot.js';
+import { createTurnContext } from '../../src/runtime/turn-context.js';
 import { eventOffset, replySse, startOpenAIServer, type OpenAIServer, type ServerStep } from '../fixtures/openai-server.js';
 import { clientFor } from './helpers.js';
 
@@ -24,17 +35,30 @@ const add = defineTool({
 const agentOn = (s: OpenAIServer, model = 'fixture-model'): Agent =>
   createAgent({ provider: openAIChatProvider(clientFor(s)), model, tools: [add] });
 
-/** Runs a turn like runToolLoop does, but keeps the turn state so a failed turn's history can be read. */
+/**
+ * Runs a turn like runToolLoop does, but keeps the latest snapshot (the start one, then each
+ * step's) so a failed turn's history can be read.
+ */
 function runKeepingState(agent: Agent, input: TurnInput) {
   const events: TurnEvent[] = [];
-  const turn = createTurnState(agent.resolved, input, (e) => events.push(e));
+  const turn = createTurnContext(agent.resolved, input);
+  const state = { snapshot: startSnapshot(turn, input) as TurnSnapshot };
   const result = lastValueFrom(
-    iterate(agent.resolved, turn).pipe(expand((step) => (step.kind === 'next' ? iterate(agent.resolved, turn) : EMPTY))),
+    iterate(turn, state.snapshot).pipe(
+      expand((value) => {
+        if (isTurnEvent(value)) {
+          events.push(value);
+          return EMPTY;
+        }
+        state.snapshot = value.snapshot;
+        return value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY;
+      }),
+    ),
   ).then(
     (step) => ({ step, error: undefined }),
     (error: unknown) => ({ step: undefined, error }),
   );
-  return { events, turn, result };
+  return { events, state, result };
 }
 
 const addCall = { kind: 'reply', toolCalls: [{ id: 'call_1', name: 'add', arguments: ['{"a":', '1,"b":2}'] }] } as const;
@@ -67,7 +91,7 @@ describe('A provider failure ends the turn with ProviderError and nothing of the
     const run = runKeepingState(agentOn(s), { message: 'What is 1+2?' });
     const { error } = await run.result;
     expect(error).toBeInstanceOf(ProviderError);
-    expect(run.turn.history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(run.state.snapshot.history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
   });
 
   it('text streamed before a mid-stream reset went out as events but never reaches history', async () => {
@@ -78,12 +102,12 @@ describe('A provider failure ends the turn with ProviderError and nothing of the
     const { error } = await run.result;
     expect((error as ProviderError).message).toMatch(/lost mid-stream/);
     expect(run.events.filter((e) => e.type === 'text-delta')).toEqual([{ type: 'text-delta', iteration: 1, text: 'I will now ' }]);
-    expect(run.turn.history).toEqual([{ role: 'user', content: 'hello' }]);
+    expect(run.state.snapshot.history).toEqual([{ role: 'user', content: 'hello' }]);
   });
 });
 
 describe('Cancelling the turn mid-stream stops the HTTP stream', () => {
-  it('ends with done(cancelled), closes the connection, and appends nothing of the response', async () => {
+  it('ends with done(cancelled), closes the connection, and keeps in history only the text streamed before the cancel', async () => {
     const step = { kind: 'reply', text: ['Thinking ', 'more'] } as const;
     const s = await serve([{ ...step, stallAfterBytes: eventOffset(replySse(step), 'more') }]);
     const controller = new AbortController();
@@ -103,6 +127,14 @@ describe('Cancelling the turn mid-stream stops the HTTP stream', () => {
     await s.clientClosed(0);
     await done;
     expect(s.requests[0].closedByClient).toBe(true);
-    expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'cancelled', history: [{ role: 'user', content: 'hello' }] });
+    expect(events.filter((e) => e.type === 'text-delta')).toEqual([{ type: 'text-delta', iteration: 1, text: 'Thinking ' }]);
+    expect(events.at(-1)).toMatchObject({
+      type: 'done',
+      reason: 'cancelled',
+      history: [
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: 'Thinking ' },
+      ],
+    });
   });
 });

@@ -11,7 +11,7 @@ import {
   type TurnEvent,
 } from '../../src/index.js';
 import { scriptedModel, type ScriptedResponse } from '../../src/testing/index.js';
-import { malformedApologyText, malformedRetryText } from '../../src/turn/iterate.js';
+import { malformedApologyText, malformedRetryText } from '../../src/loop/iterate.js';
 import { startOpenAIServer, type OpenAIServer } from '../fixtures/openai-server.js';
 import { clientFor } from './helpers.js';
 

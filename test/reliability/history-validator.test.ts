@@ -44,7 +44,7 @@ describe('historyProblems rejects every broken round', () => {
 });
 
 describe('slotProblems enforces invariant 1', () => {
-  const c = (slot: number, id = `c${slot}`): TurnEvent => ({ type: 'tool-call', iteration: 1, slot, id, name: 't', args: {} });
+  const c = (slot: number, id = `c${slot}`): TurnEvent => ({ type: 'tool-call', iteration: 1, slot, id, name: 't', args: {}, executes: true });
   const r = (slot: number, id = `c${slot}`): TurnEvent => ({
     type: 'tool-result', iteration: 1, slot, id, name: 't', output: '', success: true, outcome: 'executed', durationMs: 0,
   });

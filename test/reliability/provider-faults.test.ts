@@ -176,7 +176,7 @@ describe('the real openai client against the fixture server, failing mid-stream'
     expect(t.calls).toEqual([]);
   });
 
-  it('a stalled stream cancelled through the signal: done cancelled, the request is closed, no partial round in history', async () => {
+  it('a stalled stream cancelled through the signal: done cancelled, the request is closed, the text so far kept, no partial round', async () => {
     const step = { kind: 'reply', text: ['first ', 'second'] } as const;
     const s = await serve([{ ...step, stallAfterBytes: eventOffset(replySse(step), 'second') }]);
     const { agent } = agentOn(s);
@@ -189,7 +189,12 @@ describe('the real openai client against the fixture server, failing mid-stream'
     );
     await s.clientClosed(0);
     const done = events.at(-1);
-    expect(done).toMatchObject({ type: 'done', reason: 'cancelled', history: [{ role: 'user', content: 'go' }] });
+    expect(done).toMatchObject({
+      type: 'done',
+      reason: 'cancelled',
+      text: 'first ',
+      history: [{ role: 'user', content: 'go' }, { role: 'assistant', content: 'first ' }],
+    });
     expectHealthyTurn({ events, done: done as never }, bodies(s));
   });
 });

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, flatSortedJson } from '../../src/results/canonical-json.js';
 import { argsKey } from '../../src/prep/call-signature.js';
 
+/** Keys that JavaScript treats as array indexes. */
+const INDEX_KEY = /^(0|[1-9][0-9]*)$/;
 const sortedObject = (entries: [string, unknown][]) => Object.fromEntries([...new Map(entries)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 /** Any UTF-16 code unit: quotes, backslashes, controls, lone surrogates. */
 const unit = fc.nat(0xffff).map((code) => String.fromCharCode(code));
@@ -19,13 +21,23 @@ const value = fc.oneof(
 describe('flat arguments take the fast path and give exactly what JSON.stringify writes', () => {
   it('random flat objects with sorted keys (any string, number, boolean, null, undefined)', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.string({ unit }), value), { maxLength: 8 }), (entries) => {
+      // integer-like keys ('0', '17') enumerate before all others whatever the insertion order,
+      // so an object with one never enumerates sorted; they have their own test below
+      fc.property(fc.array(fc.tuple(fc.string({ unit }).filter((k) => !INDEX_KEY.test(k)), value), { maxLength: 8 }), (entries) => {
         const object = sortedObject(entries);
         expect(flatSortedJson(object)).toBe(JSON.stringify(object));
         expect(canonicalJson(object)).toBe(JSON.stringify(object));
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('integer-like keys go to the general path and are sorted as strings like every other key', () => {
+    const object = { '': 0, '10': 'b', '9': 'a', a: true };
+    expect(Object.keys(object)).toEqual(['9', '10', '', 'a']); // the engine's order, not sorted
+    expect(flatSortedJson(object)).toBeUndefined();
+    expect(canonicalJson(object)).toBe('{"":0,"10":"b","9":"a","a":true}');
+    expect(canonicalJson({ '0': undefined, '': 0 })).toBe('{"":0}');
   });
 
   it('anything else goes to the general path: unsorted keys, nesting, bigint, functions', () => {

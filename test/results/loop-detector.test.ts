@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, LoopAbortedError, LoopDetector, loopTexts, loopThresholds, type LoopObservation } from '../../src/index.js';
-import { DEFAULT_KNOBS } from '../../src/turn/knobs.js';
+import { DEFAULT_KNOBS } from '../../src/core/knobs.js';
 import { scriptedModel } from '../../src/testing/index.js';
 
 const knobs = (over: Partial<typeof DEFAULT_KNOBS.loopDetection> = {}) => ({ ...DEFAULT_KNOBS.loopDetection, ...over });

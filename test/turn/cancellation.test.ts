@@ -81,7 +81,7 @@ describe('Cancellation through input.signal', () => {
     const model = scriptedModel([{ text: 'never' }]);
     const events = await collect(createAgent({ provider: model, model: 'm', tools: [] }), { message: 'x', signal: AbortSignal.abort() });
     expect(events).toEqual([
-      { type: 'done', text: '', reason: 'cancelled', history: [{ role: 'user', content: 'x' }], iterations: 0 },
+      { type: 'done', text: '', reason: 'cancelled', history: [{ role: 'user', content: 'x' }], iterations: 0, usage: { inputTokens: 0, outputTokens: 0 } },
     ]);
     expect(model.requests).toHaveLength(0);
   });

@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../../tool/tool.js';
+import type { ToolSpec } from '../../core/tool.js';
 
 /** The fixed part of the protocol section: how to call tools and how results come back. */
 export const protocolPreamble =

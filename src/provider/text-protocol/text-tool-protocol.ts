@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../../tool/tool.js';
+import type { ToolSpec } from '../../core/tool.js';
 import type { TextToolProtocol } from '../provider.js';
 import { describeTool, protocolInstructions } from './protocol-instructions.js';
 import { scanTextToolCalls } from './parse-text-tool-calls.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../turn/messages.js';
+import type { ChatMessage } from '../../core/messages.js';
 
 /**
  * Rewrites native tool-calling history for a model that only reads text: an assistant message's

@@ -1,0 +1,71 @@
+import type { TestScheduler } from 'rxjs/testing';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { executeOne } from '../src/operators.js';
+import { createTestScheduler, fakeTool } from '../src/testing/index.js';
+import { codes, executable, filled, stage } from './operator-harness.js';
+
+describe('executeOne runs one prepared call: its tool-call event, then its result and tool-result event', () => {
+  let scheduler: TestScheduler;
+  beforeEach(() => {
+    scheduler = createTestScheduler(expect);
+  });
+
+  it('opens the call right before the tool starts and closes it when the tool answers', () => {
+    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const tool$ = cold('---(r|)', { r: 'R' });
+      const subs =       '^--!   ';
+      const expected =   'c--(Re|)';
+      const tool = fakeTool('a', tool$);
+      const { it: iteration } = stage({ tools: [tool] });
+      expectObservable(codes(executeOne(iteration, executable(0, tool)))).toBe(expected, {
+        c: 'call a',
+        R: '#0 executed',
+        e: 'a executed',
+      });
+      expectSubscriptions(tool$.subscriptions).toBe(subs);
+    });
+  });
+
+  it('a slot decided by preparation emits its three values at once and runs nothing', () => {
+    scheduler.run(({ expectObservable }) => {
+      const { it: iteration } = stage();
+      expectObservable(codes(executeOne(iteration, filled(0, 'nope')))).toBe('(cRe|)', {
+        c: 'call nope',
+        R: '#0 unknown',
+        e: 'nope unknown',
+      });
+    });
+  });
+
+  it('unsubscribing while the tool runs tears it down and aborts its signal, with no result', () => {
+    const tool = fakeTool('a', () => scheduler.createColdObservable('-----(r|)', { r: 'R' }));
+    scheduler.run(({ expectObservable }) => {
+      const { it: iteration } = stage({ tools: [tool] });
+      expectObservable(codes(executeOne(iteration, executable(0, tool))), '^--!').toBe('c--', { c: 'call a' });
+    });
+    expect(tool.calls[0].signal.aborted).toBe(true);
+  });
+
+  it('a tool that fails closes the slot failed, with the error as its result', () => {
+    scheduler.run(({ cold, expectObservable }) => {
+      const tool = fakeTool('a', cold('--#', {}, new Error('boom')));
+      const { it: iteration } = stage({ tools: [tool] });
+      expectObservable(codes(executeOne(iteration, executable(0, tool)))).toBe('c-(Re|)', {
+        c: 'call a',
+        R: '#0 failed',
+        e: 'a failed',
+      });
+    });
+  });
+
+  it('after the turn was cancelled the tool never starts and nothing is emitted', () => {
+    const controller = new AbortController();
+    controller.abort();
+    const tool = fakeTool('a', 'R');
+    scheduler.run(({ expectObservable }) => {
+      const { it: iteration } = stage({ tools: [tool], signal: controller.signal });
+      expectObservable(codes(executeOne(iteration, executable(0, tool)))).toBe('|');
+    });
+    expect(tool.calls).toEqual([]);
+  });
+});

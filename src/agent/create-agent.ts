@@ -1,0 +1,129 @@
+import type { Tracer } from '@opentelemetry/api';
+import { lastValueFrom, type Observable } from 'rxjs';
+import type { ApprovalPort } from '../approval/approval-port.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { DoneReason, TokenUsage, ToolObserver, TurnEvent } from '../core/events.js';
+import { guardedLogger, noopLogger, type Logger } from '../observe/logger.js';
+import type { AgentHooks } from '../core/hooks.js';
+import { buildPrepSteps } from '../prep/build-prep-steps.js';
+import type { ModelProvider } from '../provider/provider.js';
+import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
+import { resolveToolScope } from '../registry/agent-tool-scope.js';
+import type { FilterGroup } from '../registry/filter-group.js';
+import type { RiskProfile } from '../registry/risk-profile.js';
+import type { ToolBundle } from '../registry/tool-bundle.js';
+import type { ReceiptGenerator } from '../results/receipts.js';
+import type { Tool } from '../core/tool.js';
+import { defaultClock, defaultIds, type Clock } from '../core/clock.js';
+import { resolveKnobs, type KnobsInput } from '../core/knobs.js';
+import type { ChatMessage } from '../core/messages.js';
+import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
+import { runToolLoop } from '../loop/run-tool-loop.js';
+import { instrumentRun } from './instrument-run.js';
+import type { TelemetryOptions } from '../observe/telemetry-options.js';
+import type { TurnInput } from '../core/turn-input.js';
+
+/** Everything an agent is built from. Only `provider`, `model` and `tools` are required. */
+export interface AgentConfig {
+  readonly provider: ModelProvider;
+  readonly model: string;
+  readonly tools: readonly Tool[];
+  /** The agent's alias, for correlation and span names. Default 'agent'. */
+  readonly name?: string;
+  /** System instructions sent first in every request (never part of the returned history). */
+  readonly instructions?: string;
+  readonly temperature?: number;
+  /** No approval = no gate: every call runs without a prompt. */
+  readonly approval?: ApprovalPort;
+  readonly hooks?: AgentHooks;
+  readonly observers?: readonly ToolObserver[];
+  readonly knobs?: KnobsInput;
+  readonly receipts?: ReceiptGenerator;
+  readonly logger?: Logger;
+  /** Traces every turn (`invoke_agent`, `chat`, `execute_tool` spans). */
+  readonly tracer?: Tracer;
+  /** Opt-in content capture for spans (tool arguments and results, scrubbed). */
+  readonly telemetry?: TelemetryOptions;
+  readonly clock?: Clock;
+  readonly ids?: () => string;
+  /** Names no run may see or execute (exact names for specs; trimmed, case-insensitive for calls). */
+  readonly excludedTools?: readonly string[];
+  /** Named sets of tools added to `tools`; risk profiles and runs can select them as `bundle:{name}`. */
+  readonly bundles?: readonly ToolBundle[];
+  /** Which tools the agent may have at all (allowed / excluded selectors, declared risks). */
+  readonly riskProfile?: RiskProfile;
+  /** Tools hidden behind `tool_search` until activated (typically `mcpTools(...)`). */
+  readonly deferredTools?: readonly Tool[];
+  /** Decide which MCP tools a turn exposes; built-in tools are not affected. */
+  readonly filterGroups?: readonly FilterGroup[];
+  /** The activated set this agent was granted (a sub-agent shares its parent's); default: a new one. */
+  readonly activated?: ActivatedToolSet;
+  readonly onModelSwitch?: (from: string, to: string) => void;
+}
+
+/** How a turn ended, for `agent.complete`. */
+export interface TurnOutcome {
+  readonly text: string;
+  readonly reason: DoneReason;
+  readonly history: ChatMessage[];
+  readonly iterations: number;
+  /** Token usage summed over the turn's provider requests. */
+  readonly usage: TokenUsage;
+}
+
+export interface Agent {
+  /** The stable bundle every turn of this agent runs with. */
+  readonly resolved: ResolvedAgentExecution;
+  /** A cold Observable of the turn's events; unsubscribing cancels. */
+  run(input: TurnInput): Observable<TurnEvent>;
+  /** Runs the turn to its `done` event; rejects with the turn's ToolLoopError. */
+  complete(input: TurnInput): Promise<TurnOutcome>;
+}
+
+/**
+ * Builds an agent: resolves the configuration once (registry, knobs, ports) into the bundle
+ * every turn shares.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({ provider, model: 'gpt-4o-mini', tools: [calculator] });
+ * const { text } = await agent.complete({ message: 'What is 6 * 7?' });
+ * ```
+ */
+export function createAgent(config: AgentConfig): Agent {
+  if (!config.provider) throw new ConfigurationError('createAgent needs a provider.');
+  if (!config.model) throw new ConfigurationError('createAgent needs a model name.');
+  const toolScope = resolveToolScope(config);
+  const resolved: ResolvedAgentExecution = Object.freeze({
+    name: config.name ?? 'agent',
+    provider: config.provider,
+    model: config.model,
+    instructions: config.instructions,
+    temperature: config.temperature,
+    registry: toolScope.registry,
+    excluded: toolScope.excluded,
+    toolScope,
+    activated: toolScope.activated,
+    approval: config.approval,
+    hooks: config.hooks ?? {},
+    observers: config.observers ?? [],
+    knobs: resolveKnobs(config.knobs),
+    receipts: config.receipts,
+    logger: guardedLogger(config.logger ?? noopLogger),
+    tracer: config.tracer,
+    telemetry: config.telemetry,
+    clock: config.clock ?? defaultClock,
+    ids: config.ids ?? defaultIds,
+    prepSteps: buildPrepSteps(config),
+    onModelSwitch: config.onModelSwitch,
+  });
+  return {
+    resolved,
+    run: (input) => instrumentRun(resolved, input, runToolLoop),
+    complete: async (input) => {
+      const done = await lastValueFrom(instrumentRun(resolved, input, runToolLoop));
+      if (done.type !== 'done') throw new ConfigurationError('The turn ended without a done event.');
+      return { text: done.text, reason: done.reason, history: done.history, iterations: done.iterations, usage: done.usage };
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * One error hierarchy for the whole library. Every error has a stable `code`
+ * (usable as OpenTelemetry `error.type`) and structured fields.
+ *
+ * @example
+ * ```ts
+ * agent.complete(input).catch((e) => {
+ *   if (e instanceof MaxIterationsError) console.log(e.iterations, e.history.length);
+ * });
+ * ```
+ */
+export abstract class ToolLoopError extends Error {
+  abstract readonly code: string;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The model provider failed (HTTP status when there is one). Nothing of the failed iteration is in history. */
+export class ProviderError extends ToolLoopError {
+  readonly code = 'provider_error';
+  readonly status?: number;
+  constructor(message: string, options: { status?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.status = options.status;
+  }
+}
+
+/** The turn reached `maxToolIterations` with `maxIterationBehavior: 'error'`. Carries the history so far. */
+export class MaxIterationsError extends ToolLoopError {
+  readonly code = 'max_iterations';
+  constructor(
+    readonly iterations: number,
+    readonly history: readonly import('./messages.js').ChatMessage[],
+  ) {
+    super(`The turn stopped after reaching the tool iteration limit (${iterations}) without a final answer.`);
+  }
+}
+
+/** The turn was aborted by a loop guard (repeated unapproved prompt, or the loop detector). */
+export class LoopAbortedError extends ToolLoopError {
+  readonly code = 'loop_aborted';
+  constructor(
+    readonly toolName: string,
+    message: string,
+    readonly history: readonly import('./messages.js').ChatMessage[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** Two tools with the same name were registered. */
+export class DuplicateToolError extends ToolLoopError {
+  readonly code = 'duplicate_tool';
+  constructor(readonly toolName: string) {
+    super(`A tool named '${toolName}' is already registered; tool names must be unique.`);
+  }
+}
+
+/** A tool did not finish within its timeout. Becomes a failed result; never escapes the turn. */
+export class ToolTimeoutError extends ToolLoopError {
+  readonly code = 'tool_timeout';
+  constructor(
+    readonly toolName: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`timed out after ${timeoutMs} ms`);
+  }
+}
+
+/** The configuration given to `createAgent` or `defineTool` is invalid. */
+export class ConfigurationError extends ToolLoopError {
+  readonly code = 'configuration_error';
+}

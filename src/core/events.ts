@@ -1,0 +1,113 @@
+import type { ChatMessage } from './messages.js';
+
+/** How a slot ended. */
+export type SlotOutcome =
+  | 'executed'
+  | 'failed'
+  | 'denied'
+  | 'replaced'
+  | 'hook-cancelled'
+  | 'deduplicated'
+  | 'interrupted'
+  | 'unknown'
+  | 'excluded'
+  | 'invalid-arguments';
+
+/** Why a turn ended. */
+export type DoneReason = 'final' | 'max-iterations' | 'cancelled';
+
+/** Everything a turn emits, as a readonly discriminated union on `type`. */
+export type TurnEvent =
+  | { readonly type: 'iteration'; readonly iteration: number }
+  | { readonly type: 'text-delta'; readonly iteration: number; readonly text: string }
+  | {
+      readonly type: 'tool-call';
+      readonly iteration: number;
+      readonly slot: number;
+      readonly id: string;
+      readonly name: string;
+      readonly args: unknown;
+      /** True right before the tool starts; false for a slot decided by preparation (it never runs). */
+      readonly executes: boolean;
+    }
+  | {
+      readonly type: 'tool-result';
+      readonly iteration: number;
+      readonly slot: number;
+      readonly id: string;
+      readonly name: string;
+      readonly output: string;
+      readonly success: boolean;
+      readonly outcome: SlotOutcome;
+      readonly durationMs: number;
+      readonly receipt?: string;
+    }
+  | {
+      readonly type: 'approval-request';
+      readonly requestId: string;
+      readonly toolName: string;
+      readonly argumentsSummary: string;
+    }
+  | {
+      readonly type: 'approval-decision';
+      readonly requestId: string;
+      readonly toolName: string;
+      readonly decision: 'yes' | 'no' | 'always' | 'replace';
+      readonly decidedBy: string;
+      readonly byOperator: boolean;
+    }
+  | { readonly type: 'usage'; readonly inputTokens: number; readonly outputTokens: number }
+  | {
+      readonly type: 'done';
+      readonly text: string;
+      readonly reason: DoneReason;
+      readonly history: ChatMessage[];
+      readonly iterations: number;
+      /** Token usage summed over the turn's provider requests (zeros when the provider reports none). */
+      readonly usage: TokenUsage;
+    };
+
+/** Tokens a provider reported. */
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+export type TurnEventOf<T extends TurnEvent['type']> = Extract<TurnEvent, { type: T }>;
+
+/**
+ * Tells the turn's events from the other values that travel in the same streams (a stage's
+ * result: a response, a prepared call, a slot result, an iteration step): events, and only
+ * events, have a `type`.
+ *
+ * @example
+ * ```ts
+ * stage$.pipe(filter(isTurnEvent)); // only the events
+ * ```
+ */
+export const isTurnEvent = (value: object): value is TurnEvent => (value as { readonly type?: unknown }).type !== undefined;
+
+/** Correlation fields shared by observer events. */
+export interface ToolCallCorrelation {
+  readonly tool: string;
+  readonly toolCallId: string;
+  readonly arguments: unknown;
+  readonly channel: string;
+  readonly agentAlias?: string;
+  readonly parentAgentAlias?: string;
+  readonly turnId: string;
+}
+
+/** Observer events: for logs, metrics and tracing backends. `result` is scrubbed. */
+export type ObserverEvent =
+  | ({ readonly type: 'tool-call-start' } & ToolCallCorrelation)
+  | ({
+      readonly type: 'tool-call-end';
+      readonly durationMs: number;
+      readonly success: boolean;
+      readonly outcome: SlotOutcome;
+      readonly result: string;
+    } & ToolCallCorrelation);
+
+/** Receives observer events. An observer that throws is logged and ignored. */
+export type ToolObserver = (event: ObserverEvent) => void;

@@ -1,0 +1,114 @@
+import type { ParsedCall } from './calls.js';
+import type { SlotOutcome } from './events.js';
+import type { Ingress } from './ingress.js';
+import type { ChatMessage } from './messages.js';
+
+/** The version of the snapshot format this library writes and reads. */
+export const TURN_SNAPSHOT_VERSION = 1;
+
+/**
+ * A turn as plain data: what it has said and done so far, and everything it needs to go on.
+ * `JSON.parse(JSON.stringify(snapshot))` is an equal snapshot. The loop threads one through
+ * `expand`: each iteration starts from a snapshot and ends with a new one; nothing mutates it.
+ * Runtime services (the signal, clock, ids, logger, tracer, provider, tools) stay outside.
+ *
+ * The history is model-visible and is not scrubbed; no secret of the agent (a receipt key) is
+ * ever part of a snapshot.
+ */
+export interface TurnSnapshot {
+  readonly version: number;
+  /** The agent's name. */
+  readonly agent: string;
+  readonly turnId: string;
+  readonly conversationId?: string;
+  /** Where the turn came from, with its turn id and agent alias settled. */
+  readonly ingress: Ingress & { readonly turnId: string; readonly agentAlias: string };
+  /** The input history, the user message, then each round. */
+  readonly history: readonly ChatMessage[];
+  /** Iterations counted so far (the provider requests sent, the summary request included). */
+  readonly iteration: number;
+  /** The model the next request uses (a tool or hook may switch it). */
+  readonly model: string;
+  /** Malformed text-protocol responses retried so far. */
+  readonly malformedRetries: number;
+  /** System notes for the next request only (loop-detector warnings). */
+  readonly notes: readonly string[];
+  /** Receipts of the turn's successful executions, in completion order. */
+  readonly receipts: readonly string[];
+  /** Prompt-loop guard: signature of each prompted call → the iteration and whether it was approved. */
+  readonly promptSignatures: Readonly<Record<string, PromptSignature>>;
+  /** The loop detector's sliding window. */
+  readonly loopWindow: LoopWindow;
+  /** Names of the deferred tools activated so far. */
+  readonly activated: readonly string[];
+  /** Steering messages received and not yet added to history. */
+  readonly steering: readonly string[];
+  /** Token usage summed over the turn's requests so far. */
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  /** The batch in flight, when the snapshot was taken between a response and its round. */
+  readonly batch?: BatchSnapshot;
+}
+
+/** What the prompt-loop guard remembers of a prompted call. */
+export interface PromptSignature {
+  readonly iteration: number;
+  readonly approved: boolean;
+}
+
+/**
+ * The loop detector's window as parallel arrays, oldest entry at `start` (a ring of at most the
+ * window's size): tool names, key-sorted argument JSON, rendered results, and which batch
+ * recorded each entry. `batch` counts the batches checked so far.
+ */
+export interface LoopWindow {
+  readonly names: readonly string[];
+  readonly argsJson: readonly string[];
+  readonly outputs: readonly string[];
+  readonly batches: readonly number[];
+  readonly start: number;
+  readonly batch: number;
+}
+
+/** A batch between the provider's response and the round appended to history. */
+export interface BatchSnapshot {
+  /** The assistant text of the response that asked for the calls. */
+  readonly text: string;
+  /** The calls came from model text (text protocol). */
+  readonly fromText: boolean;
+  readonly calls: readonly ParsedCall[];
+  /** Each slot's state, by slot. */
+  readonly slots: readonly SlotState[];
+}
+
+/** Where one slot of a batch in flight stands. */
+export type SlotState =
+  | { readonly state: 'pending' }
+  /** Waiting for an approval decision (the request the operator was shown). */
+  | { readonly state: 'awaiting-approval'; readonly requestId: string; readonly name: string; readonly args: Record<string, unknown> }
+  /** Decided by preparation without running (denied, unknown, deduplicated, …): its outcome and model-visible text. */
+  | {
+      readonly state: 'filled';
+      readonly name: string;
+      readonly args: Record<string, unknown>;
+      readonly outcome: SlotOutcome;
+      readonly output: string;
+      readonly success: boolean;
+    }
+  /** Prepared and ready to run with these (final) name and arguments. */
+  | { readonly state: 'ready'; readonly name: string; readonly args: Record<string, unknown>; readonly approved: boolean }
+  /** Started and not finished: after a crash it is closed `interrupted` (or run again when idempotent). */
+  | { readonly state: 'running'; readonly name: string; readonly args: Record<string, unknown> }
+  | { readonly state: 'done'; readonly result: SlotResultData };
+
+/** A finished slot as data. */
+export interface SlotResultData {
+  readonly slot: number;
+  readonly id: string;
+  readonly name: string;
+  readonly outcome: SlotOutcome;
+  readonly success: boolean;
+  readonly content: string;
+  readonly output: string;
+  readonly durationMs: number;
+  readonly receipt?: string;
+}

@@ -1,0 +1,186 @@
+import { from, isObservable, take, throwError, timeout, type ObservableInput, type Subscriber, type Subscription } from 'rxjs';
+import { texts, type PreparedCall, type SlotResult } from '../core/calls.js';
+import { ToolTimeoutError } from '../core/errors.js';
+import type { SlotOutcome, TurnEvent } from '../core/events.js';
+import type { Ingress } from '../core/ingress.js';
+import type { Tool, ToolContext, ToolResult } from '../core/tool.js';
+import type { IterationContext } from '../runtime/resolved-execution.js';
+import { switchModel } from '../runtime/switch-model.js';
+import { runAfterToolCallHooks } from './after-tool-call-hooks.js';
+import { errorMessage, normalizeResult } from './normalize-result.js';
+import { emitToolResult } from './slot-cards.js';
+import { slotResult } from './slot-result.js';
+
+/**
+ * One executing call: the body of `executeOne`'s Observable for an executable call. It is also
+ * the tool's context (`ctx`): only `signal`, `callId`, `ingress` and `switchModel` are visible
+ * to the tool. `start()` runs the tool; its result goes to the Subscriber as the slot result,
+ * then the `tool-result` event; `stop()` (teardown) aborts the tool's signal and ignores a late
+ * result.
+ *
+ * @example
+ * ```ts
+ * const run = new ToolRun(it, call, subscriber, shownArgs);
+ * run.start();
+ * return () => run.stop();
+ * ```
+ */
+export class ToolRun implements ToolContext {
+  readonly #it: IterationContext;
+  readonly #call: PreparedCall;
+  readonly #subscriber: Subscriber<TurnEvent | SlotResult>;
+  readonly #shown: unknown;
+  #start = 0;
+  #controller: AbortController | undefined;
+  #done = false;
+  #sub: Subscription | undefined;
+
+  constructor(it: IterationContext, call: PreparedCall, subscriber: Subscriber<TurnEvent | SlotResult>, shownArgs: unknown) {
+    this.#it = it;
+    this.#call = call;
+    this.#subscriber = subscriber;
+    this.#shown = shownArgs;
+  }
+
+  get callId(): string {
+    return this.#call.id;
+  }
+
+  get ingress(): Ingress {
+    return this.#it.turn.ingress;
+  }
+
+  /** Aborts on cancellation and on timeout; created on first use. */
+  get signal(): AbortSignal {
+    return (this.#controller ??= new AbortController()).signal;
+  }
+
+  switchModel(model: string): void {
+    switchModel(this.#it, model);
+  }
+
+  /** Starts the tool. */
+  start(): void {
+    const tool = this.#call.tool!;
+    this.#start = this.#it.resolved.clock.now();
+    let returned: unknown;
+    let observable: boolean;
+    let promise: boolean;
+    try {
+      returned = tool.execute(this.#call.args, this);
+      observable = isObservable(returned);
+      promise = !observable && typeof (returned as PromiseLike<unknown> | null)?.then === 'function'; // a getter may throw
+    } catch (err) {
+      this.#fail(err);
+      return;
+    }
+    if (!observable && !promise) return this.#finishValue(returned);
+    const timeoutMs = tool.timeoutMs ?? this.#it.resolved.knobs.toolTimeoutMs;
+    if (!observable && timeoutMs === undefined) return this.#awaitPromise(returned as PromiseLike<unknown>);
+    this.#subscribe(returned as ObservableInput<unknown>, tool, timeoutMs);
+  }
+
+  /** Tears the call down: the tool's signal aborts and its late result is ignored. */
+  stop(): void {
+    this.#sub?.unsubscribe();
+    if (this.#done) return;
+    this.#done = true;
+    this.#controller?.abort();
+  }
+
+  /** A promise without a deadline settles straight from its callbacks; a settlement after teardown is ignored. */
+  #awaitPromise(promise: PromiseLike<unknown>): void {
+    try {
+      promise.then(
+        (value) => this.#settle(false, value),
+        (err: unknown) => this.#settle(true, err),
+      );
+    } catch (err) {
+      this.#fail(err); // a thenable whose `then` throws
+    }
+  }
+
+  /** An Observable, or a promise with a deadline: the first value finishes the call. */
+  #subscribe(returned: ObservableInput<unknown>, tool: Tool, timeoutMs: number | undefined): void {
+    let source = from(returned).pipe(take(1));
+    if (timeoutMs !== undefined) {
+      source = source.pipe(timeout({ first: timeoutMs, with: () => throwError(() => new ToolTimeoutError(tool.name, timeoutMs)) }));
+    }
+    this.#sub = source.subscribe({
+      next: (value) => this.#finishValue(value),
+      error: (err: unknown) => {
+        if (err instanceof ToolTimeoutError) this.#controller?.abort(err);
+        this.#fail(err);
+      },
+      complete: () => this.#finishValue(undefined),
+    });
+  }
+
+  /** `#finishValue` or `#fail` from a promise callback: what it throws is reported like RxJS reports it. */
+  #settle(rejected: boolean, value: unknown): void {
+    try {
+      if (rejected) this.#fail(value);
+      else this.#finishValue(value);
+    } catch (err) {
+      setTimeout(() => {
+        throw err;
+      });
+    }
+  }
+
+  /** Finishes with what the tool returned; a value that cannot be read (a throwing getter) fails the call. */
+  #finishValue(value: unknown): void {
+    if (typeof value === 'string') return this.#finish(value, undefined, false, undefined); // the common case
+    let result: ToolResult;
+    try {
+      result = normalizeResult(value);
+    } catch (err) {
+      return this.#fail(err);
+    }
+    if (result.success) this.#finish(result.output, result.data, false, undefined);
+    else this.#finish(undefined, result.data, false, result.error ?? result.output);
+  }
+
+  /** Finishes with what the tool threw (`undefined` included). */
+  #fail(thrown: unknown): void {
+    this.#finish(undefined, undefined, true, thrown);
+  }
+
+  /** Ends the call: `output` for a success; otherwise the failure (the result's error text, or what was thrown). */
+  #finish(output: string | undefined, data: unknown, threw: boolean, failure: unknown): void {
+    if (this.#done) return;
+    this.#done = true;
+    const subscriber = this.#subscriber;
+    if (subscriber.closed) {
+      // The consumer left while the tool ran synchronously (it cancelled the turn itself): the
+      // slot is closed `interrupted` downstream.
+      this.#controller?.abort();
+      return;
+    }
+    const it = this.#it;
+    const call = this.#call;
+    const name = call.tool!.name;
+    const durationMs = it.resolved.clock.now() - this.#start;
+    let outcome: SlotOutcome = 'failed';
+    let text: string;
+    let error: string | undefined;
+    if (threw) {
+      error = errorMessage(failure);
+      text = texts.thrown(name, error);
+    } else if (output !== undefined) {
+      outcome = 'executed';
+      text = output.length > 0 ? output : texts.noOutput;
+    } else {
+      error = failure as string;
+      text = texts.failed(error);
+    }
+    const result = slotResult(it.resolved, call, outcome, outcome === 'executed', text, durationMs, data);
+    // The result before its event: a consumer that cancels from the event must not lose it.
+    subscriber.next(result);
+    emitToolResult(it, result, this.#shown, subscriber);
+    if (it.resolved.hooks.afterToolCall?.length) {
+      runAfterToolCallHooks(it, call, { success: outcome === 'executed', output: text, error, data, durationMs });
+    }
+    subscriber.complete();
+  }
+}

@@ -1,0 +1,80 @@
+import type { ParsedCall, SlotResult } from '../core/calls.js';
+import type { ChatMessage, ToolCallMessagePart } from '../core/messages.js';
+
+/**
+ * Appends one round to history: the assistant message with its tool calls, then the results in
+ * slot order. Native mode: one `role: tool` message per slot with `tool_call_id`. Text mode:
+ * the assistant's text as written, then one user message `[Tool results]` with a
+ * `<tool_result name="...">` block per slot. `results` is indexed by slot.
+ *
+ * @example
+ * ```ts
+ * appendRound(turn.history, { text, calls, results, textMode: false });
+ * ```
+ */
+export function appendRound(
+  history: ChatMessage[],
+  round: { text: string; calls: readonly ParsedCall[]; results: readonly SlotResult[]; textMode: boolean },
+): void {
+  const { text, calls, results } = round;
+  if (round.textMode) {
+    history.push({ role: 'assistant', content: text });
+    let body = '[Tool results]';
+    for (let i = 0; i < results.length; i++) {
+      body += `\n<tool_result name="${escapeAttr(results[i].name)}">\n${escapeClosingTag(results[i].content)}\n</tool_result>`;
+    }
+    history.push({ role: 'user', content: body });
+    return;
+  }
+  history.push({
+    role: 'assistant',
+    content: text.length > 0 ? text : null,
+    tool_calls: calls.map((call) => new ToolCallPart(call.id, new ToolCallFunction(call.name, call.rawArguments))),
+  });
+  for (let i = 0; i < results.length; i++) history.push(new ToolResultMessage(results[i].id, results[i].content));
+}
+
+// The per-call parts of a round are class instances, not object literals: they live as long as
+// the history, so V8 would pretenure a literal's allocation site (allocate it in the old
+// generation), and every young value stored into it would then cost a write barrier — measured
+// at 10,000 calls per batch, appending the round took over twice as long. Same own properties,
+// in the same order, as the literals (JSON and deep equality see no difference).
+
+class ToolCallPart implements ToolCallMessagePart {
+  readonly id: string;
+  readonly type = 'function' as const;
+  readonly function: ToolCallFunction;
+
+  constructor(id: string, fn: ToolCallFunction) {
+    this.id = id;
+    this.function = fn;
+  }
+}
+
+class ToolCallFunction {
+  readonly name: string;
+  readonly arguments: string;
+
+  constructor(name: string, json: string) {
+    this.name = name;
+    this.arguments = json;
+  }
+}
+
+class ToolResultMessage {
+  readonly role = 'tool' as const;
+  readonly tool_call_id: string;
+  readonly content: string;
+
+  constructor(toolCallId: string, content: string) {
+    this.tool_call_id = toolCallId;
+    this.content = content;
+  }
+}
+
+/** Output that contains the closing tag must not end its block early. */
+const CLOSING_TAG = /<\/tool_result/gi;
+const escapeClosingTag = (content: string): string =>
+  content.includes('</') ? content.replace(CLOSING_TAG, '<\\/tool_result') : content;
+
+const escapeAttr = (value: string): string => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,0 +1,133 @@
+import { concat, defer, from, type Observable, of, takeUntil, throwError } from 'rxjs';
+import type { ChatMessage } from '../core/messages.js';
+import { LoopAbortedError } from '../core/errors.js';
+import type { TurnEvent } from '../core/events.js';
+import type { TurnSnapshot } from '../core/turn-snapshot.js';
+import { dispatchCalls } from '../execute/dispatch-calls.js';
+import { orderBySlot } from '../execute/order-by-slot.js';
+import { prepareCalls } from '../prep/prepare-calls.js';
+import { buildRequest } from '../request/build-request.js';
+import { callProvider, type ModelResponse } from '../request/call-provider.js';
+import { parseResponse, type ParsedResponse } from '../request/parse-response.js';
+import { appendReceipts } from '../results/append-receipts.js';
+import { LoopDetector } from '../results/loop-detector.js';
+import { continueWith } from '../runtime/continue-with.js';
+import { iterationContext } from '../runtime/iteration-context.js';
+import type { IterationContext, TurnContext } from '../runtime/resolved-execution.js';
+import { appendRound } from './append-round.js';
+import { collectRound, type RoundResults } from './collect-round.js';
+import { doneStep, nextStep, type IterationStep } from './iteration-step.js';
+import { maxIterationsStep } from './max-iterations.js';
+import { nextSnapshot } from './turn-snapshot.js';
+
+export const malformedRetryText =
+  'Your last tool call could not be parsed. To call a tool, write exactly one JSON object per call inside ' +
+  '<tool_call></tool_call> tags, like <tool_call>{"name": "tool_name", "arguments": {"key": "value"}}</tool_call>, ' +
+  'using only the tools listed. If you do not need a tool, answer in plain text.';
+
+export const malformedApologyText =
+  "Sorry, I couldn't complete that: my tool calls kept coming out in a format that could not be read, so I stopped. " +
+  'Please try again, perhaps with a simpler request.';
+
+/**
+ * One iteration, from a snapshot to the next: steering messages join history, the request is
+ * sent, and its calls (if any) are prepared, dispatched and appended to history in slot order.
+ * Emits the iteration's events, then exactly one step (`next` with the new snapshot, or `done`).
+ *
+ * ```
+ * provider: ---r|
+ * batch:        ----(R|)
+ * result:   i------(n|)      i: iteration event; n: 'next', or 'done' when the model answered
+ * ```
+ * @example
+ * ```ts
+ * iterate(turn, snapshot).pipe(expand((v) => (isIterationStep(v) && v.kind === 'next' ? iterate(turn, v.snapshot) : EMPTY)));
+ * ```
+ * @param turn The turn's services (`createTurnContext`).
+ * @param snapshot Where the turn stands (`startSnapshot`, or a previous step's).
+ * @return The iteration's events, then its step.
+ */
+export function iterate(turn: TurnContext, snapshot: TurnSnapshot): Observable<TurnEvent | IterationStep> {
+  return defer(() => {
+    if (turn.cancelled()) return of(doneStep(snapshot, '', 'cancelled'));
+    const steering = [...snapshot.steering, ...turn.takeSteering()];
+    const history = steering.length > 0 ? [...snapshot.history, ...steering.map(userMessage)] : snapshot.history;
+    const it = iterationContext(turn, { ...snapshot, history, steering: [], iteration: snapshot.iteration + 1 });
+    turn.refreshTools();
+    return concat(
+      of<TurnEvent>({ type: 'iteration', iteration: it.iteration }),
+      callProvider(it, buildRequest(it)).pipe(continueWith((response: ModelResponse) => afterResponse(it, response))),
+    );
+  });
+}
+
+/** The response's calls through the graph — prepare, dispatch, order by slot, collect — then the next step. */
+function afterResponse(it: IterationContext, response: ModelResponse): Observable<TurnEvent | IterationStep> {
+  const usage = addUsage(it.snapshot, response);
+  if (response.cancelled) {
+    // what streamed before the cancel is kept, so the next turn sees it
+    const history = response.text.length > 0 ? [...it.snapshot.history, assistant(response.text)] : it.snapshot.history;
+    return of(doneStep(nextSnapshot(it, { history, usage }), response.text, 'cancelled'));
+  }
+  const parsed = parseResponse(it, response);
+  if (parsed.calls.length === 0) return of(answered(it, response, parsed, usage));
+  return from(parsed.calls).pipe(
+    prepareCalls(it), // concatMap over the calls, in slot order; events (approvals) on the way
+    takeUntil(it.turn.cancel$), // a pending prompt is withdrawn; unprepared slots close `interrupted`
+    dispatchCalls(it, parsed.calls), // mergeMap(executeOne, cap) | concatMap(executeOne), takeUntil(cancel$)
+    orderBySlot(), // results back in slot order (events pass as they come)
+    collectRound(),
+    continueWith((round: RoundResults) => afterRound(it, response, parsed, round, usage)),
+  );
+}
+
+/** The model answered without calls: the answer, a malformed-protocol retry, or steering's next iteration. */
+function answered(it: IterationContext, response: ModelResponse, parsed: ParsedResponse, usage: TurnSnapshot['usage']): IterationStep {
+  const { knobs } = it.resolved;
+  const { snapshot } = it;
+  const history = [...snapshot.history, assistant(response.text)];
+  if (parsed.malformed) {
+    if (snapshot.malformedRetries >= knobs.maxMalformedProtocolRetries) {
+      history.push(assistant(malformedApologyText));
+      return doneStep(nextSnapshot(it, { history, usage }), malformedApologyText, 'final');
+    }
+    history.push({ role: 'user', content: malformedRetryText });
+    return nextStep(nextSnapshot(it, { history, usage, malformedRetries: snapshot.malformedRetries + 1 }));
+  }
+  const next = nextSnapshot(it, { history, usage });
+  if (it.turn.hasSteering() && it.iteration < knobs.maxToolIterations) return nextStep(next);
+  const answer = knobs.appendReceiptsToAnswer ? appendReceipts(response.text, snapshot.receipts) : response.text;
+  return doneStep(next, answer, 'final');
+}
+
+/** The round joins history; then the loop detector, cancellation and the iteration cap decide. */
+function afterRound(
+  it: IterationContext,
+  response: ModelResponse,
+  parsed: ParsedResponse,
+  round: RoundResults,
+  usage: TurnSnapshot['usage'],
+): Observable<TurnEvent | IterationStep> {
+  const { resolved, snapshot } = it;
+  const history = [...snapshot.history];
+  appendRound(history, { text: response.text, calls: parsed.calls, results: round.results, textMode: parsed.fromText });
+  const receipts = round.receipts.length > 0 ? [...snapshot.receipts, ...round.receipts] : snapshot.receipts;
+  if (it.turn.cancelled()) return of(doneStep(nextSnapshot(it, { history, receipts, usage }), '', 'cancelled'));
+  const detector = new LoopDetector(resolved.knobs.loopDetection, snapshot.loopWindow);
+  const loop = detector.check(round.results);
+  if (loop.verdicts.length > 0) resolved.logger.warn({ turnId: it.turn.turnId, loop: loop.verdicts }, 'loop detector');
+  const { abort } = loop;
+  if (abort) return throwError(() => new LoopAbortedError(abort.tool, abort.text, history));
+  const next = nextSnapshot(it, { history, receipts, usage, notes: loop.notes, loopWindow: detector.toWindow() });
+  if (it.iteration >= resolved.knobs.maxToolIterations) return maxIterationsStep(it.turn, next);
+  return of(nextStep(next));
+}
+
+const userMessage = (content: string): ChatMessage => ({ role: 'user', content });
+const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });
+
+function addUsage(snapshot: TurnSnapshot, response: ModelResponse): TurnSnapshot['usage'] {
+  const { inputTokens, outputTokens } = response.usage;
+  if (inputTokens === 0 && outputTokens === 0) return snapshot.usage;
+  return { inputTokens: snapshot.usage.inputTokens + inputTokens, outputTokens: snapshot.usage.outputTokens + outputTokens };
+}

@@ -1,0 +1,92 @@
+import { defer, EMPTY, expand, finalize, from, Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import type { TurnInput } from '../core/turn-input.js';
+import type { ResolvedAgentExecution, TurnContext } from '../runtime/resolved-execution.js';
+import { createTurnContext, steer } from '../runtime/turn-context.js';
+import { iterate } from './iterate.js';
+import { isIterationStep, type IterationStep } from './iteration-step.js';
+import { startSnapshot } from './turn-snapshot.js';
+
+/**
+ * Runs one turn as a cold Observable of events: `iterate` from the turn's first snapshot,
+ * driven by `expand` (each `next` step's snapshot starts the next iteration) until the model
+ * answers without tool calls, the turn is cancelled, or the iteration cap is reached; the
+ * `done` step becomes the `done` event. Aborting `input.signal` closes open cards
+ * (`interrupted`), appends the round, emits `done` with reason 'cancelled' and completes;
+ * unsubscribing tears everything down. Hard failures error the Observable with a ToolLoopError.
+ *
+ * ```
+ * provider 1: --c|             (asks for a tool)
+ * tool:          --r|
+ * provider 2:        --t|      (answers)
+ * events:     i-(c)-r-i--t(d|)
+ * ```
+ * @example
+ * ```ts
+ * runToolLoop(resolved, { message: 'What is 2+2?' }).subscribe((e) => console.log(e.type));
+ * ```
+ * @param resolved The agent's resolved bundle (`agent.resolved`).
+ * @param input The turn's input.
+ * @return The turn's events, ending with `done`.
+ */
+export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput): Observable<TurnEvent> {
+  return defer(() => {
+    const turn = createTurnContext(resolved, input);
+    const steering = listenToSteering(turn, input);
+    return iterate(turn, startSnapshot(turn, input)).pipe(
+      expand((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY)),
+      endTurn(),
+      finalize(() => steering?.unsubscribe()),
+    );
+  });
+}
+
+/**
+ * Ends the turn's stream: events pass through, the `done` step becomes the `done` event, and
+ * `next` steps (already expanded into their iteration) are dropped.
+ *
+ * ```
+ * source:  -i-n-i-(d|)       n: next step, d: done step
+ * result:  -i---i-(D|)       D: the done event
+ * ```
+ * @example
+ * ```ts
+ * iterate(turn, snapshot).pipe(expand(...), endTurn());
+ * ```
+ * @return The turn's events.
+ */
+export function endTurn(): OperatorFunction<TurnEvent | IterationStep, TurnEvent> {
+  return (source) =>
+    new Observable<TurnEvent>((subscriber) =>
+      source.subscribe({
+        next: (value) => {
+          if (isTurnEvent(value)) {
+            subscriber.next(value);
+            return;
+          }
+          if (value.kind !== 'done') return;
+          const { snapshot } = value;
+          subscriber.next({
+            type: 'done',
+            text: value.text,
+            reason: value.reason,
+            history: snapshot.history as TurnEventDone['history'],
+            iterations: snapshot.iteration,
+            usage: snapshot.usage,
+          });
+        },
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => subscriber.complete(),
+      }),
+    );
+}
+
+type TurnEventDone = Extract<TurnEvent, { type: 'done' }>;
+
+function listenToSteering(turn: TurnContext, input: TurnInput): Subscription | undefined {
+  if (input.steering === undefined) return undefined;
+  return from(input.steering).subscribe({
+    next: (message) => steer(turn, message),
+    error: (err: unknown) => turn.resolved.logger.warn({ err, turnId: turn.turnId }, 'steering source failed; ignored'),
+  });
+}

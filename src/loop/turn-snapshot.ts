@@ -1,0 +1,58 @@
+import type { TurnInput } from '../core/turn-input.js';
+import { TURN_SNAPSHOT_VERSION, type LoopWindow, type TurnSnapshot } from '../core/turn-snapshot.js';
+import type { IterationContext, TurnContext } from '../runtime/resolved-execution.js';
+
+/** A loop detector's window with nothing in it. */
+export const EMPTY_LOOP_WINDOW: LoopWindow = Object.freeze({ names: [], argsJson: [], outputs: [], batches: [], start: 0, batch: 0 });
+
+/**
+ * The snapshot a new turn starts from: the input history, then the user message; no iteration
+ * counted yet.
+ *
+ * @example
+ * ```ts
+ * const turn = createTurnContext(resolved, input);
+ * iterate(turn, startSnapshot(turn, input));
+ * ```
+ */
+export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message' | 'history'>): TurnSnapshot {
+  const { resolved } = turn;
+  return {
+    version: TURN_SNAPSHOT_VERSION,
+    agent: resolved.name,
+    turnId: turn.turnId,
+    ...(turn.conversationId !== undefined ? { conversationId: turn.conversationId } : {}),
+    ingress: turn.ingress,
+    history: [...(input.history ?? []), { role: 'user', content: input.message }],
+    iteration: 0,
+    model: resolved.model,
+    malformedRetries: 0,
+    notes: [],
+    receipts: [],
+    promptSignatures: {},
+    loopWindow: EMPTY_LOOP_WINDOW,
+    activated: resolved.activated.names(),
+    steering: [],
+    usage: { inputTokens: 0, outputTokens: 0 },
+  };
+}
+
+/**
+ * The snapshot an iteration ends with: its own snapshot, with what its stages changed (the
+ * model, the prompt-loop signatures, the activated tools), the notes consumed, and `changes`.
+ *
+ * @example
+ * ```ts
+ * nextSnapshot(it, { history, receipts });
+ * ```
+ */
+export function nextSnapshot(it: IterationContext, changes: Partial<TurnSnapshot>): TurnSnapshot {
+  return {
+    ...it.snapshot,
+    model: it.model,
+    promptSignatures: it.promptSignatures.size > 0 ? Object.fromEntries(it.promptSignatures) : it.snapshot.promptSignatures,
+    activated: it.resolved.activated.names(),
+    notes: [],
+    ...changes,
+  };
+}

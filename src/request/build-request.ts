@@ -1,0 +1,43 @@
+import type { ProviderRequest } from '../provider/provider.js';
+import type { ChatMessage } from '../core/messages.js';
+import type { IterationContext } from '../runtime/resolved-execution.js';
+
+/**
+ * Builds the iteration's provider request: agent instructions, the text-protocol section (text
+ * providers, unless strict), recalled memory and the snapshot's pending notes as system
+ * messages, then the history. Native providers get the effective tools' shared specs; `withTools: false` (the
+ * max-iteration summary) offers none.
+ *
+ * @example
+ * ```ts
+ * callProvider(it, buildRequest(it));
+ * ```
+ */
+export function buildRequest(it: IterationContext, withTools = true): ProviderRequest {
+  const { resolved, turn, snapshot } = it;
+  const { provider } = resolved;
+  const specs = withTools ? turn.tools.specs : [];
+  const system: ChatMessage[] = [];
+  if (resolved.instructions) system.push({ role: 'system', content: resolved.instructions });
+  const protocol = provider.textProtocol;
+  if (!provider.nativeTools && protocol && specs.length > 0 && !protocol.strict && !resolved.knobs.strictToolParsing) {
+    system.push({ role: 'system', content: protocol.instructions(specs) });
+  }
+  if (withTools && turn.tools.deferredListing) system.push({ role: 'system', content: turn.tools.deferredListing });
+  if (turn.memory.length > 0) {
+    system.push({
+      role: 'system',
+      content: `Recalled memory (context for this turn only):\n${turn.memory.map((m) => `- ${m}`).join('\n')}`,
+    });
+  }
+  for (const note of snapshot.notes) system.push({ role: 'system', content: note });
+  const messages = system.length > 0 ? [...system, ...snapshot.history] : [...snapshot.history];
+  // Spelled out rather than `{ ...req, tools }`: on Node 20 adding a field after a spread takes
+  // V8's slow path (~0.5-1 µs, and the object outlives young-generation GCs). Same keys, same order.
+  const model = it.model;
+  const { temperature } = resolved;
+  if (provider.nativeTools && specs.length > 0) {
+    return temperature !== undefined ? { model, messages, tools: specs, temperature } : { model, messages, tools: specs };
+  }
+  return temperature !== undefined ? { model, messages, temperature } : { model, messages };
+}

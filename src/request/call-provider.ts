@@ -1,0 +1,118 @@
+import { Observable, type Subscription } from 'rxjs';
+import { ProviderError, ToolLoopError } from '../core/errors.js';
+import type { TokenUsage, TurnEvent } from '../core/events.js';
+import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
+import type { IterationContext } from '../runtime/resolved-execution.js';
+
+/** A provider response, assembled from its stream. */
+export interface ModelResponse {
+  /** The text streamed (when cancelled: what had streamed by then). */
+  readonly text: string;
+  readonly toolCalls: readonly ProviderToolCall[];
+  readonly finishReason?: string;
+  /** The turn's signal aborted while the response streamed: its tool calls are dropped. */
+  readonly cancelled: boolean;
+  /** Tokens the provider reported for this request (zeros when it reported none). */
+  readonly usage: TokenUsage;
+}
+
+/**
+ * Sends one request and assembles the streamed response: text deltas and usage go out as turn
+ * events while they arrive, then the response. Cancelling (the turn's signal, or unsubscribing)
+ * aborts the provider's signal and tears its stream down; on the turn's signal the response
+ * still comes, `cancelled`, with the text streamed so far. Failures become `ProviderError`.
+ *
+ * ```
+ * provider: -t-t--c-|
+ * result:   -t-t-----(r|)      t: text-delta events, r: the response
+ * ```
+ * @example
+ * ```ts
+ * callProvider(it, buildRequest(it)).pipe(continueWith((response) => afterResponse(it, response)));
+ * ```
+ * @param it The iteration the request belongs to.
+ * @param req The request (`buildRequest`).
+ * @return The response's events, then the response.
+ */
+export function callProvider(it: IterationContext, req: ProviderRequest): Observable<TurnEvent | ModelResponse> {
+  const { resolved, turn, iteration } = it;
+  return new Observable<TurnEvent | ModelResponse>((subscriber) => {
+    const controller = new AbortController();
+    let text = '';
+    const toolCalls: ProviderToolCall[] = [];
+    let finishReason: string | undefined;
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let settled = false;
+    let streamSub: Subscription | undefined;
+    let cancelSub: Subscription | undefined;
+    const finish = (cancelled: boolean): void => {
+      if (settled) return;
+      settled = true;
+      cancelSub?.unsubscribe();
+      subscriber.next({ text, toolCalls: cancelled ? [] : toolCalls, finishReason, cancelled, usage: { inputTokens, outputTokens } });
+      subscriber.complete();
+    };
+    cancelSub = turn.cancel$.subscribe(() => {
+      controller.abort();
+      streamSub?.unsubscribe();
+      finish(true);
+    });
+    if (settled) return;
+    let events$: Observable<ProviderEvent>;
+    try {
+      events$ = resolved.provider.request(req, controller.signal);
+    } catch (err) {
+      // a provider that throws instead of returning a failing Observable still fails typed
+      settled = true;
+      cancelSub?.unsubscribe();
+      subscriber.error(asProviderError(resolved.provider.name, err));
+      return;
+    }
+    streamSub = events$.subscribe({
+      next: (event) => {
+        switch (event.type) {
+          case 'text-delta':
+            if (event.text.length === 0) return;
+            text += event.text;
+            subscriber.next({ type: 'text-delta', iteration, text: event.text });
+            return;
+          case 'tool-call':
+            toolCalls.push(event);
+            return;
+          case 'usage':
+            inputTokens += event.inputTokens;
+            outputTokens += event.outputTokens;
+            subscriber.next({ type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens });
+            return;
+          case 'finish':
+            finishReason = event.reason;
+            return;
+        }
+      },
+      error: (err: unknown) => {
+        if (settled) return;
+        if (turn.cancelled()) return finish(true);
+        settled = true;
+        cancelSub?.unsubscribe();
+        subscriber.error(asProviderError(resolved.provider.name, err));
+      },
+      complete: () => finish(false),
+    });
+    return () => {
+      cancelSub?.unsubscribe();
+      if (!settled) {
+        settled = true;
+        controller.abort();
+      }
+      streamSub?.unsubscribe();
+    };
+  });
+}
+
+function asProviderError(provider: string, err: unknown): ToolLoopError {
+  if (err instanceof ToolLoopError) return err;
+  const status = typeof (err as { status?: unknown })?.status === 'number' ? (err as { status: number }).status : undefined;
+  const reason = err instanceof Error ? err.message : String(err);
+  return new ProviderError(`Provider '${provider}' failed${status ? ` (HTTP ${status})` : ''}: ${reason}`, { status, cause: err });
+}

@@ -1,0 +1,98 @@
+import { exclusionKey } from '../registry/agent-tool-scope.js';
+import { deferredToolsListing, bindToolSearch } from '../registry/tool-search.js';
+import { toolSelector } from '../registry/tool-selector.js';
+import type { Tool } from '../core/tool.js';
+import type { EffectiveTools, ResolvedAgentExecution } from './resolved-execution.js';
+
+export { exclusionKey };
+
+/** What a run contributes to its tools: the user's message (filter groups) and its narrowing. */
+export interface ToolRunScope {
+  readonly message?: string;
+  /** Narrows the run to these selectors (names, globs, `bundle:{name}`); it can only narrow. */
+  readonly tools?: readonly string[];
+}
+
+/**
+ * The turn's tools: registry → risk profile (allowed / excluded) → per-run narrowing (only
+ * narrows) → filter groups (MCP tools only) → activated deferred tools (plus `tool_search`
+ * while some deferred tool is not active yet) → minus `excludedTools` (exact names for specs;
+ * trimmed, case-insensitive for calls). Per-turn work happens here once; `refresh()` rebuilds
+ * only when activation changed.
+ *
+ * @example
+ * ```ts
+ * let tools = effectiveTools(resolved, { message: 'review my pull request', tools: ['github__*'] });
+ * tools = tools.refresh(); // at the start of each iteration
+ * ```
+ */
+export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunScope = {}): EffectiveTools {
+  const scope = resolved.toolScope;
+  const { excluded } = resolved;
+  const isOut = (tool: Tool): boolean => excluded.has(exclusionKey(tool.name));
+  const narrow = run.tools ? toolSelector(run.tools, scope.bundles) : undefined;
+  const exposes = scope.filterGroups.forMessage(run.message ?? '');
+  const hidden = new Set<string>();
+  const base: Tool[] = [];
+  for (const tool of scope.admitted) {
+    if (isOut(tool)) continue;
+    if ((narrow && !narrow(tool)) || !exposes(tool)) hidden.add(exclusionKey(tool.name));
+    else base.push(tool);
+  }
+  const candidates: Tool[] = [];
+  for (const tool of scope.deferred) {
+    if (isOut(tool)) continue;
+    if (narrow && !narrow(tool)) {
+      hidden.add(exclusionKey(tool.name));
+      continue;
+    }
+    candidates.push(tool);
+    if (scope.filterGroups.always(tool)) scope.activated.activate(tool);
+  }
+  const toolSearch =
+    scope.toolSearch && candidates.length > 0 && !isOut(scope.toolSearch)
+      ? bindToolSearch(scope.toolSearch, { candidates, activated: scope.activated })
+      : undefined;
+  const admitsActivated = (tool: Tool): boolean => !isOut(tool) && scope.admits(tool) && (!narrow || narrow(tool));
+  const isHidden = (key: string): boolean => hidden.has(key) || scope.removed.has(key);
+
+  const build = (): EffectiveTools => {
+    const version = scope.activated.version;
+    const byName = new Map<string, Tool>();
+    for (const tool of base) byName.set(tool.name, tool);
+    const pending = candidates.filter((tool) => scope.activated.get(tool.name) !== tool);
+    if (toolSearch && pending.length > 0 && !byName.has(toolSearch.name)) byName.set(toolSearch.name, toolSearch);
+    for (const tool of scope.activated.tools()) {
+      if (!byName.has(tool.name) && admitsActivated(tool)) byName.set(tool.name, tool);
+    }
+    const bySuffix = suffixIndex(byName);
+    const tools = [...byName.values()];
+    const self: EffectiveTools = {
+      specs: tools.map((tool) => tool.spec),
+      names: [...byName.keys()],
+      get: (name) => byName.get(name) ?? bySuffix.get(name) ?? undefined,
+      isExcluded: (name) => {
+        const key = exclusionKey(name);
+        return excluded.has(key) || (isHidden(key) && !byName.has(name));
+      },
+      deferredListing: toolSearch && pending.length > 0 ? deferredToolsListing(pending) : undefined,
+      refresh: () => (scope.activated.version === version ? self : build()),
+    };
+    return self;
+  };
+  return build();
+}
+
+/** `{name}` → the one tool named `{server}__{name}`; null when several servers have it. */
+function suffixIndex(byName: ReadonlyMap<string, Tool>): Map<string, Tool | null> {
+  const index = new Map<string, Tool | null>();
+  for (const tool of byName.values()) {
+    const server = tool.attribution.server;
+    const at = server !== undefined && tool.name.startsWith(`${server}__`) ? server.length : tool.name.indexOf('__');
+    if (at <= 0) continue;
+    const suffix = tool.name.slice(at + 2);
+    if (suffix.length === 0 || byName.has(suffix)) continue;
+    index.set(suffix, index.has(suffix) ? null : tool);
+  }
+  return index;
+}

@@ -1,0 +1,23 @@
+import type { TurnSnapshot } from '../core/turn-snapshot.js';
+import type { IterationContext, TurnContext } from './resolved-execution.js';
+
+/**
+ * The context of the iteration that `snapshot` starts (its `iteration` already counted): the
+ * model and prompt-loop signatures the iteration's stages may change, copied from the snapshot.
+ *
+ * @example
+ * ```ts
+ * const it = iterationContext(turn, { ...snapshot, iteration: snapshot.iteration + 1 });
+ * callProvider(it, buildRequest(it));
+ * ```
+ */
+export function iterationContext(turn: TurnContext, snapshot: TurnSnapshot): IterationContext {
+  return {
+    turn,
+    resolved: turn.resolved,
+    snapshot,
+    iteration: snapshot.iteration,
+    model: snapshot.model,
+    promptSignatures: new Map(Object.entries(snapshot.promptSignatures)),
+  };
+}

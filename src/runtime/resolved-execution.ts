@@ -1,0 +1,137 @@
+import type { Tracer } from '@opentelemetry/api';
+import type { Observable, ObservableInput } from 'rxjs';
+import type { ToolObserver } from '../core/events.js';
+import type { Logger } from '../observe/logger.js';
+import type { TelemetryOptions } from '../observe/telemetry-options.js';
+import type { AgentHooks } from '../core/hooks.js';
+import type { ModelProvider } from '../provider/provider.js';
+import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
+import type { AgentToolScope } from '../registry/agent-tool-scope.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ReceiptGenerator } from '../results/receipts.js';
+import type { ApprovalPort } from '../approval/approval-port.js';
+import type { PreparedCall } from '../core/calls.js';
+import type { Clock } from '../core/clock.js';
+import type { TurnEvent } from '../core/events.js';
+import type { TurnIngress } from '../core/ingress.js';
+import type { PromptSignature, TurnSnapshot } from '../core/turn-snapshot.js';
+import type { Tool, ToolSpec } from '../core/tool.js';
+import type { Knobs } from '../core/knobs.js';
+
+/**
+ * The stable per-agent bundle a turn runs with: built once by `createAgent`, shared by every
+ * turn of the agent. Per-message state (history, signal, steering) lives in the turn instead.
+ */
+export interface ResolvedAgentExecution {
+  /** The agent's alias (span names, observer correlation). */
+  readonly name: string;
+  readonly provider: ModelProvider;
+  readonly model: string;
+  readonly instructions?: string;
+  readonly temperature?: number;
+  readonly registry: ToolRegistry;
+  /** Excluded tool names, trimmed and lowercased. */
+  readonly excluded: ReadonlySet<string>;
+  /** The tool assembly (bundles, risk profile, deferred tools, filter groups), resolved once. */
+  readonly toolScope: AgentToolScope;
+  /** Deferred tools activated so far; persists across this agent's iterations and turns. */
+  readonly activated: ActivatedToolSet;
+  readonly approval?: ApprovalPort;
+  readonly hooks: AgentHooks;
+  readonly observers: readonly ToolObserver[];
+  readonly knobs: Knobs;
+  readonly receipts?: ReceiptGenerator;
+  readonly logger: Logger;
+  readonly tracer?: Tracer;
+  /** Opt-in span content capture. */
+  readonly telemetry?: TelemetryOptions;
+  readonly clock: Clock;
+  readonly ids: () => string;
+  /** The preparation pipeline (hooks, defaults, markers, guards, approval), built once. */
+  readonly prepSteps: readonly PrepStep[];
+  readonly onModelSwitch?: (from: string, to: string) => void;
+}
+
+/**
+ * The services of one running turn, beside its snapshot (which is data): the agent, the turn's
+ * id and ingress, its cancellation, its recalled memory, and the tools of the current iteration.
+ */
+export interface TurnContext {
+  readonly resolved: ResolvedAgentExecution;
+  readonly turnId: string;
+  readonly ingress: TurnIngress;
+  readonly conversationId?: string;
+  readonly signal?: AbortSignal;
+  /** Emits once when the turn's signal aborts (at once when it already has). */
+  readonly cancel$: Observable<void>;
+  /** True once the turn's signal aborted. */
+  cancelled(): boolean;
+  readonly memory: readonly string[];
+  /** The tools the current iteration may see and run (`refreshTools` at each iteration's start). */
+  readonly tools: EffectiveTools;
+  /** Rebuilds `tools` when the activated set changed since they were computed. */
+  refreshTools(): EffectiveTools;
+  /** Steering messages received since the last iteration started; `takeSteering` empties it. */
+  takeSteering(): string[];
+  hasSteering(): boolean;
+}
+
+/**
+ * One iteration of a turn: the snapshot it started from (its `iteration` already counted) and
+ * what the iteration's stages may change before its round is appended — the model (a tool or
+ * hook may switch it) and the prompt-loop guard's signatures. The loop folds both into the next
+ * snapshot.
+ */
+export interface IterationContext {
+  readonly turn: TurnContext;
+  readonly resolved: ResolvedAgentExecution;
+  readonly snapshot: TurnSnapshot;
+  /** The iteration's number (1 for the first request). */
+  readonly iteration: number;
+  /** The model for the following requests; `switchModel` changes it. */
+  model: string;
+  readonly promptSignatures: Map<string, PromptSignature>;
+}
+
+/** The tools a turn may see and run in one iteration. */
+export interface EffectiveTools {
+  readonly specs: readonly ToolSpec[];
+  readonly names: readonly string[];
+  /**
+   * The runnable tool for a name: the exact name, else the one tool whose name is
+   * `{server}__{name}` (ambiguous → undefined). Excluded tools are never returned.
+   */
+  get(name: string): Tool | undefined;
+  /** Excluded for this agent or run (trimmed, case-insensitive); such calls end `excluded`. */
+  isExcluded(name: string): boolean;
+  /** The system message listing deferred tools not activated yet (`name - description`), if any. */
+  readonly deferredListing?: string;
+  /** These tools, or a rebuilt set when the ActivatedToolSet changed since they were computed. */
+  refresh(): EffectiveTools;
+}
+
+/** Shared by the steps of one batch's preparation. */
+export interface PrepContext {
+  readonly resolved: ResolvedAgentExecution;
+  readonly turn: TurnContext;
+  readonly iteration: IterationContext;
+  /** Dedup guard: per tool name, the key-sorted arguments (`argsKey`) of the calls seen in this batch. */
+  readonly seen: Map<string, Set<string>>;
+  /** Prompt-loop signatures seen in this batch. */
+  readonly promptedInBatch: Set<string>;
+  /** Prompt-loop signature of each guarded slot, so the gate can mark it approved. */
+  readonly promptSignatureBySlot: Map<number, string>;
+  /**
+   * Slots the approval gate approved (an operator's yes/always, or policy); the marker restores
+   * to true only for these. Policy approvals are recorded for marker tools only.
+   */
+  readonly approved: Set<number>;
+}
+
+/**
+ * One preparation step: returns the call (changed or not, or `filled`), directly when it can
+ * decide at once, or as an ObservableInput when it must wait (a hook, an approval prompt) —
+ * which may emit turn events (an approval request and decision) before the call.
+ * Steps after a call is filled are skipped.
+ */
+export type PrepStep = (call: PreparedCall, ctx: PrepContext) => PreparedCall | ObservableInput<PreparedCall | TurnEvent>;

@@ -1,0 +1,97 @@
+import type { TurnIngress } from '../core/ingress.js';
+import type { TurnInput } from '../core/turn-input.js';
+import { effectiveTools } from './effective-tools.js';
+import { fromAbortSignal } from './from-abort-signal.js';
+import type { EffectiveTools, ResolvedAgentExecution, TurnContext } from './resolved-execution.js';
+
+/**
+ * The services of a new turn: its ingress (turn id and agent alias settled), cancellation from
+ * `input.signal`, recalled memory, the turn's tools, and a queue for steering messages. The
+ * turn's data (history, iteration, …) is its `TurnSnapshot` instead (`startSnapshot`).
+ *
+ * @example
+ * ```ts
+ * const turn = createTurnContext(resolved, { message: 'hi', signal });
+ * const snapshot = startSnapshot(turn, { message: 'hi' });
+ * ```
+ */
+export function createTurnContext(resolved: ResolvedAgentExecution, input: TurnInput, ingress: TurnIngress = turnIngress(resolved, input)): TurnContext {
+  return new RunningTurn(resolved, input, ingress);
+}
+
+/**
+ * The turn's ingress: the input's (default channel `cli`) with its `turnId` (else a new id) and
+ * `agentAlias` (else the agent's name). Idempotent, so telemetry can settle it before the turn
+ * starts and the turn keeps the same id.
+ *
+ * @example
+ * ```ts
+ * const { turnId } = turnIngress(resolved, input);
+ * ```
+ */
+export function turnIngress(resolved: { readonly name: string; readonly ids: () => string }, input: Pick<TurnInput, 'ingress'>): TurnIngress {
+  const ingress = input.ingress ?? { channel: 'cli' };
+  return { ...ingress, turnId: ingress.turnId ?? resolved.ids(), agentAlias: ingress.agentAlias ?? resolved.name };
+}
+
+/** A class, so every turn's context has one shape (see bench/RESULTS.md on object literals). */
+class RunningTurn implements TurnContext {
+  readonly turnId: string;
+  readonly conversationId?: string;
+  readonly signal?: AbortSignal;
+  readonly cancel$;
+  readonly memory: readonly string[];
+  #tools: EffectiveTools;
+  readonly #steering: string[] = [];
+
+  constructor(
+    readonly resolved: ResolvedAgentExecution,
+    input: TurnInput,
+    readonly ingress: TurnIngress,
+  ) {
+    this.turnId = ingress.turnId;
+    this.conversationId = input.conversationId;
+    this.signal = input.signal;
+    this.cancel$ = fromAbortSignal(input.signal);
+    this.memory = input.memory ?? [];
+    this.#tools = effectiveTools(resolved, input);
+  }
+
+  cancelled(): boolean {
+    return this.signal?.aborted === true;
+  }
+
+  get tools(): EffectiveTools {
+    return this.#tools;
+  }
+
+  refreshTools(): EffectiveTools {
+    return (this.#tools = this.#tools.refresh());
+  }
+
+  /** Queues a steering message for the next iteration. */
+  steer(message: string): void {
+    this.#steering.push(message);
+  }
+
+  takeSteering(): string[] {
+    return this.#steering.splice(0);
+  }
+
+  hasSteering(): boolean {
+    return this.#steering.length > 0;
+  }
+}
+
+/**
+ * Queues a steering message on a turn made by `createTurnContext`: it joins history at the start
+ * of the next iteration.
+ *
+ * @example
+ * ```ts
+ * steer(turn, 'Also check the weekend.');
+ * ```
+ */
+export function steer(turn: TurnContext, message: string): void {
+  if (turn instanceof RunningTurn) turn.steer(message);
+}

@@ -1,13 +1,17 @@
+import { WORD_SECRET_KEYS, wordKey } from '../results/scrub-rules.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { escapeUnsafe } from './escape-unsafe.js';
 
 /** Longest string value kept in a summary, in characters; longer ones end with `…`. */
 export const SUMMARY_VALUE_CHARS = 80;
 
-const SECRET_KEY = /secret|password|passwd|token|apikey|auth|bearer|privatekey|credential/;
+const SECRET_KEY = /secret|password|passwd|passphrase|token|apikey|auth|bearer|privatekey|credential/;
+/** `pass`, `pwd` as words of their own (`db_pass`, `smtpPwd`), tested on the key as written. */
+const WORD_SECRET_KEY = new RegExp(WORD_SECRET_KEYS.map(wordKey).join('|'));
 
-/** Whether a key names a secret (`api_key`, `apiKey`, `Authorization`, `private-key`, …). */
-export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.toLowerCase().replace(/[-_\s]/g, ''));
+/** Whether a key names a secret (`api_key`, `apiKey`, `Authorization`, `private-key`, `pwd`, …). */
+export const isSecretKey = (key: string): boolean =>
+  SECRET_KEY.test(key.toLowerCase().replace(/[-_\s]/g, '')) || WORD_SECRET_KEY.test(key);
 
 /**
  * The argument summary an operator sees and the audit log keeps: `path` first, then

@@ -2,6 +2,7 @@ import type { JsonSchema, Tool, ToolContext, ToolRisk, ToolSpec } from '../core/
 import { deepFreeze } from '../tool/deep-freeze.js';
 import { jsonSchemaCheck } from './json-schema-check.js';
 import type { McpClient, McpToolInfo } from './mcp-client.js';
+import { assertDistinctNames, assertNotBuiltIn } from './mcp-name-guard.js';
 import { mcpFailure, mcpResultToToolResult } from './mcp-result.js';
 import { assertServerName, mcpToolName } from './mcp-tool-name.js';
 
@@ -23,6 +24,8 @@ export interface McpToolsOptions {
  * `inputSchema`, frozen once and shared by every spec; arguments get a light check against it.
  * A call goes through `client.callTool` with the call's signal, so cancelling the turn sends
  * MCP's `notifications/cancelled`; `isError` results and protocol errors become failed results.
+ * Throws a `ConfigurationError` for a tool that would stand for the built-in `tool_search`, and
+ * for two tools that get the same name (`a.b` and `a_b` → `{server}__a_b`), naming both.
  *
  * @example
  * ```ts
@@ -40,11 +43,13 @@ export async function mcpTools(client: McpClient, options: McpToolsOptions): Pro
     for (const info of page.tools) tools.push(mcpTool(client, info, options));
     cursor = page.nextCursor;
   } while (cursor !== undefined && cursor !== '');
+  assertDistinctNames(options.server, tools.map((tool) => ({ original: tool.attribution.originalName ?? tool.name, name: tool.name })));
   return tools;
 }
 
 /**
- * One MCP tool as a Tool (what `mcpTools` builds for each listed tool).
+ * One MCP tool as a Tool (what `mcpTools` builds for each listed tool). Throws a
+ * `ConfigurationError` when the tool would stand for the built-in `tool_search`.
  *
  * @example
  * ```ts
@@ -54,6 +59,7 @@ export async function mcpTools(client: McpClient, options: McpToolsOptions): Pro
 export function mcpTool(client: McpClient, info: McpToolInfo, options: McpToolsOptions): Tool<Record<string, unknown>> {
   const { server, timeoutMs } = options;
   const name = mcpToolName(server, info.name);
+  assertNotBuiltIn(server, info.name, name);
   const description = info.description ?? info.title ?? info.annotations?.title ?? '';
   const parameters = inputSchema(info.inputSchema);
   const spec: ToolSpec = Object.freeze({ name, description, parameters });

@@ -1,7 +1,10 @@
 import { REDACTED } from '../results/scrub.js';
 import { scrubValue } from '../results/scrub-value.js';
 
-const SECRET_FIELDS = ['password', 'passwd', 'token', 'accessToken', 'refreshToken', 'apiKey', 'api_key', 'secret', 'authorization', 'cookie'];
+const SECRET_FIELDS = [
+  'password', 'passwd', 'pass', 'pwd', 'passphrase', 'token', 'accessToken', 'refreshToken', 'apiKey', 'api_key', 'secret',
+  'authorization', 'cookie',
+];
 
 /** pino `redact` paths for secret-named fields at the top level and one level down, and in request headers. */
 export const pinoRedactPaths: readonly string[] = Object.freeze([

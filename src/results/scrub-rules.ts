@@ -8,6 +8,9 @@
 export const ci = (word: string): string =>
   word.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
 
+/** Short key names that are secrets only as a word of their own (see `wordKey`). */
+export const WORD_SECRET_KEYS: readonly string[] = ['pass', 'pwd'];
+
 /** Key names whose values are secrets (`key: value`, `key=value`, `"key": "value"`). */
 const SECRET_KEYS = [
   'authorization',
@@ -25,7 +28,26 @@ const SECRET_KEYS = [
   'shared[_-]?access[_-]?key',
   'subscription[_-]?key',
   'session[_-]?id',
-].map(ci);
+  'passphrase',
+]
+  .map(ci)
+  .concat(WORD_SECRET_KEYS.map(wordKey));
+
+/**
+ * The source of a short key that is a secret only as a word of its own (`pass`, `DB_PASS`,
+ * `smtpPwd`, `PWD`), not inside another word (`compass`, `bypass`, `passenger`): no letter
+ * before it unless it starts a camelCase word, no letter after it.
+ *
+ * @example
+ * ```ts
+ * new RegExp(wordKey('pwd')).test('MYSQL_PWD'); // true
+ * new RegExp(wordKey('pass')).test('compass');  // false
+ * ```
+ */
+export function wordKey(word: string): string {
+  const camel = `${word[0].toUpperCase()}${word.slice(1)}`;
+  return `(?:(?<![A-Za-z])${ci(word)}|(?<=[a-z])${camel})(?![A-Za-z])`;
+}
 
 /** Shapes redacted whole, as `[REDACTED]`. Named so tests and docs can list them. */
 export const TOKEN_SHAPES: Readonly<Record<string, string>> = {
@@ -82,8 +104,14 @@ export const KEYED_RULES = {
   bearer: `(?<bk>\\b${ci('bearer')}[ \\t]+)(?<bv>[A-Za-z0-9._~+/=-]{16,})`,
 } as const;
 
-/** A URL with a password: `scheme://user:password@host` keeps everything but the password. */
-export const URL_PASSWORD_RULE = '(?<up>\\b[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\\s:/@\'"]{0,256}:)(?<uv>[^\\s@/\'"]{1,256})@';
+/**
+ * A URL with a password: `scheme://user:password@host` keeps everything but the password. The
+ * password runs to the last `@` before whitespace or a quote, so one holding `/` or `@`
+ * (`postgres://app:W0n/Ek@db`, `redis://app:ab@cd@cache`) is redacted whole; a user may hold
+ * `@` too (`admin@server:pw@host`). A `host:port/path` with a later `@` in the same word is
+ * redacted from the port on: a false alarm costs some text, a miss a password.
+ */
+export const URL_PASSWORD_RULE = '(?<up>\\b[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\\s:/\'"]{0,256}:)(?<uv>[^\\s\'"]{1,256})@';
 
 /**
  * What any rule needs: a secret key word (every keyed rule needs one before its `:` or `=`),
@@ -92,4 +120,4 @@ export const URL_PASSWORD_RULE = '(?<up>\\b[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\\s:
  * without running the full pattern — e.g. JSON arguments like `{"path":"a.txt"}`.
  */
 export const MAYBE_SECRET =
-  /authoriz|token|key|passw|secret|credential|session|:\/\/|:AA|sig=|sk-|gh[pousr]_|github_pat|gl[a-z]{1,3}-|xox|_live_|_test_|whsec|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA|AIza|GOCSPX|ya29|eyJ|npm_|hf_|SK[0-9a-f]|SG\.|_v1_|shp|dapi|pypi-|lin_|key-|BEGIN|bearer|cookie/i;
+  /authoriz|token|key|pass|pwd|secret|credential|session|:\/\/|:AA|sig=|sk-|gh[pousr]_|github_pat|gl[a-z]{1,3}-|xox|_live_|_test_|whsec|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA|AIza|GOCSPX|ya29|eyJ|npm_|hf_|SK[0-9a-f]|SG\.|_v1_|shp|dapi|pypi-|lin_|key-|BEGIN|bearer|cookie/i;

@@ -1,8 +1,13 @@
+import { WORD_SECRET_KEYS, wordKey } from './scrub-rules.js';
 import { redactValue, scrubCredentials } from './scrub.js';
 
 /** Object keys whose string values are secrets whatever they look like. */
 const SECRET_KEY =
-  /authorization|token|api[_-]?key|password|passwd|secret|bearer|credential|cookie|private[_-]?key|access[_-]?key|account[_-]?key|session[_-]?id/i;
+  /authorization|token|api[_-]?key|passw|passphrase|secret|bearer|credential|cookie|private[_-]?key|access[_-]?key|account[_-]?key|session[_-]?id/i;
+
+/** `pass` and `pwd` only as a word of their own: `pass`, `db_pass`, `PWD`, `smtpPwd`, not `compass`. */
+const SHORT_SECRET_KEY = new RegExp(WORD_SECRET_KEYS.map(wordKey).join('|'));
+const isSecretKey = (key: string): boolean => SECRET_KEY.test(key) || SHORT_SECRET_KEY.test(key);
 
 const MAX_DEPTH = 12;
 
@@ -23,7 +28,7 @@ export function scrubValue<T>(value: T): T {
 
 function walk(value: unknown, depth: number, key: string | undefined): unknown {
   if (typeof value === 'string') {
-    if (key !== undefined && value.length >= 8 && SECRET_KEY.test(key)) return redactValue(value);
+    if (key !== undefined && value.length >= 8 && isSecretKey(key)) return redactValue(value);
     return scrubCredentials(value);
   }
   if (typeof value !== 'object' || value === null) return value;

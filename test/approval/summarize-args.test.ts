@@ -30,6 +30,15 @@ describe('argument summary: path first, then key: value joined by ", "; strings 
     },
   );
 
+  it.each(['pass', 'pwd', 'PASS', 'db_pass', 'MYSQL_PWD', 'smtpPwd', 'passphrase'])('the short secret key %s is redacted', (key) => {
+    expect(summarizeArgs({ path: 'p', [key]: 'hunter2hunter2' })).toBe(`path: p, ${key}: [redacted]`);
+    expect(summarizeArgs({ path: 'p', nested: { [key]: 'hunter2hunter2' } })).toBe(`path: p, nested: {"${key}":"[redacted]"}`);
+  });
+
+  it.each(['compass', 'bypass', 'passenger', 'cwd'])('a key that only contains the letters (%s) is shown', (key) => {
+    expect(summarizeArgs({ [key]: 'north' })).toBe(`${key}: north`);
+  });
+
   it('matches secret-like keys in any casing and spelling (apiKey, Authorization, privateKey)', () => {
     expect(summarizeArgs({ apiKey: 'k', Authorization: 'Bearer x', privateKey: 'pk' })).toBe(
       'apiKey: [redacted], Authorization: [redacted], privateKey: [redacted]',

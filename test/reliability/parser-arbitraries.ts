@@ -68,9 +68,9 @@ export const noise: fc.Arbitrary<string> = fc
   .map((text) => text.replace(/[<`]/g, ''))
   .filter((text) => !/example|e\.g|instance|such as/.test(text.toLowerCase()));
 
-/** Something that looks like a call but must not run: unknown name, inside <think>, or an example. */
+/** Something that looks like a call but must not run: unknown name, inside <think> (nested too), or an example. */
 export const decoy: fc.Arbitrary<string> = fc
-  .tuple(fc.constantFrom('unknown', 'think', 'example', 'thinking'), knownCall, fc.constantFrom(...UNKNOWN), fc.nat())
+  .tuple(fc.constantFrom('unknown', 'think', 'example', 'thinking', 'nested'), knownCall, fc.constantFrom(...UNKNOWN), fc.nat())
   .filter(([, call, , format]) => renderable(call, format))
   .map(([kind, call, other, format]) => {
     switch (kind) {
@@ -80,6 +80,8 @@ export const decoy: fc.Arbitrary<string> = fc
         return `<think>I could write ${renderCall(call, format)} here</think>`;
       case 'thinking':
         return `<THINKING>${renderCall(call, format)}</THINKING>`;
+      case 'nested': // issue 16: an inner pair must not end the outer block
+        return `<think>a <Think>b</think> ${renderCall(call, format)} </THINK>`;
       default:
         return `\n\nFor example: ${renderCall(call, format)}\n\n`;
     }

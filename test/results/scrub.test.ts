@@ -46,6 +46,77 @@ describe('well-known token shapes are redacted whole, and URLs keep all but thei
   });
 });
 
+describe('a URL password is redacted whole, whatever it holds (`/`, `@`, `:`), and so is one after a user with `@`', () => {
+  it.each([
+    ['postgres://app:W0n/Ek@db/app', 'postgres://app:[REDACTED]@db/app'],
+    ['redis://app:ab@cd@cache', 'redis://app:[REDACTED]@cache'],
+    ['redis://app:ab@cd@cache:6379/0', 'redis://app:[REDACTED]@cache:6379/0'],
+    ['mysql://root:a/b/c@127.0.0.1:3306/shop', 'mysql://root:[REDACTED]@127.0.0.1:3306/shop'],
+    ['amqp://guest:p@ss/w:rd@rabbit/vhost', 'amqp://guest:[REDACTED]@rabbit/vhost'],
+    ['mongodb+srv://admin:x@y/z@cluster0.example.net/?retryWrites=true', 'mongodb+srv://admin:[REDACTED]@cluster0.example.net/?retryWrites=true'],
+    ['postgres://admin@server:W0n/Ek@server.postgres.example:5432/db', 'postgres://admin@server:[REDACTED]@server.postgres.example:5432/db'],
+    ['DATABASE_URL="postgres://app:W0n/Ek@db/app" next', 'DATABASE_URL="postgres://app:[REDACTED]@db/app" next'],
+    ['{"url":"redis://:ab@cd@cache"}', '{"url":"redis://:[REDACTED]@cache"}'],
+  ])('%s', (input, expected) => {
+    const scrubbed = scrubCredentials(input);
+    expect(scrubbed).toBe(expected);
+    expect(scrubCredentials(scrubbed)).toBe(scrubbed);
+  });
+
+  it('a password with / and @ at any two positions is redacted whole', () => {
+    const base = 'Ab9xYz12Qw3e';
+    for (let slash = 0; slash < base.length; slash++) {
+      for (let at = 0; at < base.length; at++) {
+        if (at === slash) continue;
+        const chars = [...base];
+        chars[slash] = '/';
+        chars[at] = '@';
+        const scrubbed = scrubCredentials(`conn postgres://u:${chars.join('')}@db.internal:5432/app ok`);
+        expect(scrubbed).toBe('conn postgres://u:[REDACTED]@db.internal:5432/app ok');
+      }
+    }
+  });
+});
+
+describe('the short keys pass and pwd (and passphrase) are secret keys as words of their own', () => {
+  it.each([
+    ['pwd=hunter2hunter2', 'pwd=hunt*[REDACTED]'],
+    ['PWD: hunter2hunter2', 'PWD: hunt*[REDACTED]'],
+    ['MYSQL_PWD=hunter2hunter2', 'MYSQL_PWD=hunt*[REDACTED]'],
+    ['{"pass": "correct horse"}', '{"pass": "corr*[REDACTED]"}'],
+    ['{"pass":"correcthorse"}', '{"pass":"corr*[REDACTED]"}'],
+    ['PASS: supersecret1', 'PASS: supe*[REDACTED]'],
+    ['DB_PASS=abcdefghij', 'DB_PASS=abcd*[REDACTED]'],
+    ['smtp-pass = abcdefghij', 'smtp-pass = abcd*[REDACTED]'],
+    ['{"smtpPwd":"abcdefghij"}', '{"smtpPwd":"abcd*[REDACTED]"}'],
+    ["pass: 'two words here'", "pass: 'two *[REDACTED]'"],
+    ['passphrase=abcdefghij', 'passphrase=abcd*[REDACTED]'],
+    ['{\\"pwd\\":\\"abcdefghij\\"}', '{\\"pwd\\":\\"abcd*[REDACTED]\\"}'],
+  ])('%s', (input, expected) => {
+    expect(scrubCredentials(input)).toBe(expected);
+  });
+
+  it.each(['compass: northwest12', 'bypass=abcdefghijk', 'passenger=abcdefghijk', 'tests pass: 12 of 12', 'pwdump is a tool', 'cwd=/home/user/projects'])(
+    'not inside another word: %s',
+    (text) => {
+      expect(scrubCredentials(text)).toBe(text);
+    },
+  );
+
+  it('scrubValue redacts string values of pass / pwd keys, not of keys that merely contain the letters', () => {
+    const input = { pass: 'abcdefghijk', pwd: 'abcdefghijk', dbPass: 'abcdefghijk', DB_PWD: 'abcdefghijk', passphrase: 'a long phrase', compass: 'northwest12', bypass: 'abcdefghijk' };
+    expect(scrubValue(input)).toEqual({
+      pass: 'abcd*[REDACTED]',
+      pwd: 'abcd*[REDACTED]',
+      dbPass: 'abcd*[REDACTED]',
+      DB_PWD: 'abcd*[REDACTED]',
+      passphrase: 'a lo*[REDACTED]',
+      compass: 'northwest12',
+      bypass: 'abcdefghijk',
+    });
+  });
+});
+
 describe(`a corpus of ${corpus.length} fake credential shapes is scrubbed`, () => {
   it('holds at least 30 distinct shapes, each with a secret long enough to check', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(30);

@@ -1,10 +1,13 @@
 import type { ChatMessage } from '../../core/messages.js';
+import { escapeJsonClosingTags, escapeResultAttr, escapeResultContent } from './escape-tool-result.js';
 
 /**
  * Rewrites native tool-calling history for a model that only reads text: an assistant message's
  * `tool_calls` become `<tool_call>` blocks in its content, and each run of `role: tool` messages
  * becomes one `[Tool results]` user message with `<tool_result name="…">` blocks (the text-mode
- * history form). A history without native tool messages is returned as it is (no copy).
+ * history form). Tool content has its closing `tool_result` tags escaped and names are escaped
+ * as attributes, so a result cannot forge another block; `</` in call arguments is written
+ * `<\/` (the same JSON). A history without native tool messages is returned as it is (no copy).
  *
  * @example
  * ```ts
@@ -24,7 +27,7 @@ export function toTextMessages(messages: readonly ChatMessage[]): readonly ChatM
   for (const message of messages) {
     if (message.role === 'tool') {
       const name = names.get(message.tool_call_id) ?? message.tool_call_id;
-      results = `${results ?? '[Tool results]'}\n<tool_result name="${escapeAttr(name)}">\n${message.content}\n</tool_result>`;
+      results = `${results ?? '[Tool results]'}\n<tool_result name="${escapeResultAttr(name)}">\n${escapeResultContent(message.content)}\n</tool_result>`;
       continue;
     }
     flush();
@@ -32,7 +35,7 @@ export function toTextMessages(messages: readonly ChatMessage[]): readonly ChatM
       let content = message.content ?? '';
       for (const call of message.tool_calls) {
         names.set(call.id, call.function.name);
-        content += `${content.length > 0 ? '\n' : ''}<tool_call>${JSON.stringify({ name: call.function.name, arguments: decoded(call.function.arguments) })}</tool_call>`;
+        content += `${content.length > 0 ? '\n' : ''}<tool_call>${escapeJsonClosingTags(JSON.stringify({ name: call.function.name, arguments: decoded(call.function.arguments) }))}</tool_call>`;
       }
       out.push({ role: 'assistant', content });
       continue;
@@ -50,5 +53,3 @@ function decoded(raw: string): unknown {
     return raw;
   }
 }
-
-const escapeAttr = (value: string): string => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);

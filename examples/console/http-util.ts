@@ -43,6 +43,39 @@ export function checkToken(req: IncomingMessage, url: URL, token: string): void 
 }
 
 /**
+ * Refuses a request whose `Host` is not one the console listens as (421): a page on another
+ * name that resolves to this machine (DNS rebinding) never reaches the console, token or not.
+ * `allowed` holds lowercase `host:port` values.
+ *
+ * @example
+ * ```ts
+ * checkHost(req, new Set(['127.0.0.1:8080', 'localhost:8080'])); // throws HttpError(421)
+ * ```
+ */
+export function checkHost(req: IncomingMessage, allowed: ReadonlySet<string>): void {
+  const host = req.headers.host?.trim().toLowerCase();
+  if (host === undefined || !allowed.has(host)) {
+    throw new HttpError(421, 'This console answers only on the address it listens on.');
+  }
+}
+
+/**
+ * The `host:port` values a console bound to `address` answers to: the address itself
+ * (IPv6 in brackets), plus `localhost:port` for a loopback address, plus any `extra`.
+ *
+ * @example
+ * ```ts
+ * boundHosts('127.0.0.1', 8080); // Set { '127.0.0.1:8080', 'localhost:8080' }
+ * ```
+ */
+export function boundHosts(address: string, port: number, extra: readonly string[] = []): Set<string> {
+  const host = address.includes(':') ? `[${address}]` : address;
+  const hosts = new Set([`${host}:${port}`.toLowerCase(), ...extra.map((h) => h.trim().toLowerCase())]);
+  if (address === '127.0.0.1' || address === '::1') hosts.add(`localhost:${port}`);
+  return hosts;
+}
+
+/**
  * Refuses a state-changing request sent from another origin (the browser says so in `Origin`).
  *
  * @example
@@ -106,3 +139,4 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   });
   res.end(text);
 }
+

@@ -93,7 +93,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     checkHost(req, hosts);
-    const url = new URL(req.url ?? '/', 'http://console.invalid');
+    const url = parseUrl(req.url);
     checkToken(req, url, token);
     const path = url.pathname;
     if (req.method === 'GET' || req.method === 'HEAD') {
@@ -128,7 +128,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
     }
     const decision = /^\/api\/approvals\/([^/]+)$/.exec(path);
     if (decision) {
-      const requestId = decodeURIComponent(decision[1]);
+      const requestId = decodeId(decision[1]);
       const result = session.approvals.decide(requestId, parseAnswer(body), parseTab(body));
       if (result === 'unknown') throw new HttpError(404, 'No approval request with this id is pending in this turn.');
       if (result === 'already-decided') throw new HttpError(409, 'This request was already decided.');
@@ -190,3 +190,20 @@ function parseTab(body: Record<string, unknown>): string {
   return typeof tab === 'string' && /^[\w-]{1,64}$/.test(tab) ? tab : 'api';
 }
 
+/** The request's URL (its path and query); one that does not parse is a 400. */
+function parseUrl(target: string | undefined): URL {
+  try {
+    return new URL(target ?? '/', 'http://console.invalid');
+  } catch {
+    throw new HttpError(400, 'The request URL is malformed.');
+  }
+}
+
+/** A `%`-escaped path segment as text; a malformed escape (`%zz`, a cut UTF-8 sequence) is a 400. */
+function decodeId(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, 'The request id has a malformed % escape.');
+  }
+}

@@ -90,9 +90,14 @@ export function checkOrigin(req: IncomingMessage): void {
   }
 }
 
+/** How much of a refused body is read and dropped (so a keep-alive connection goes on) before the connection is closed instead. */
+const DRAIN_LIMIT = 1024 * 1024;
+
 /**
  * Reads a JSON object body of at most `limit` bytes (415 unless it is `application/json`,
- * 413 when too large, 400 when it is not a JSON object).
+ * 413 when too large, 400 when it is not a JSON object). The rest of a body that is too large
+ * is read and dropped, so the client gets its 413 and the connection serves the next request;
+ * past another megabyte the connection is closed.
  *
  * @example
  * ```ts
@@ -103,16 +108,10 @@ export async function readJsonObject(req: IncomingMessage, limit: number): Promi
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     throw new HttpError(415, 'Send the body as application/json.');
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new HttpError(413, `The body is larger than ${limit} bytes.`);
-    chunks.push(chunk as Buffer);
-  }
+  const text = await readBody(req, limit);
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'The body is not valid JSON.');
   }
@@ -140,3 +139,29 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
+/** The body as UTF-8 text, or a 413 once it passes `limit` (what follows is drained, not kept). */
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let dropped = -1;
+    const tooLarge = (): void => {
+      dropped = 0;
+      chunks.length = 0;
+      reject(new HttpError(413, `The body is larger than ${limit} bytes.`));
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (dropped >= 0) {
+        dropped += chunk.length;
+        if (dropped > DRAIN_LIMIT) req.socket.destroy();
+        return;
+      }
+      size += chunk.length;
+      if (size > limit) return tooLarge();
+      chunks.push(chunk);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+    if (Number(req.headers['content-length']) > limit) tooLarge();
+  });
+}

@@ -65,11 +65,25 @@ function render(value: unknown): string[] {
 
 /** Cuts a line into pieces of at most `width` characters (code points); none is lost. */
 function wrap(line: string, width: number, prefix: string): string[] {
-  const chars = [...line];
-  if (!(chars.length > width)) return [line];
-  const room = Math.max(1, Math.floor(width) - [...prefix].length);
-  const first = Math.max(1, Math.floor(width));
-  const out = [chars.slice(0, first).join('')];
-  for (let at = first; at < chars.length; at += room) out.push(prefix + chars.slice(at, at + room).join(''));
+  if (!(line.length > width)) return [line]; // never more code points than code units
+  const full = Math.max(1, Math.floor(width));
+  const out: string[] = [];
+  let at = 0;
+  while (at < line.length) {
+    const lead = out.length === 0 ? '' : prefix;
+    const end = advance(line, at, Math.max(1, full - lead.length));
+    out.push(lead + line.slice(at, end));
+    at = end;
+  }
   return out;
+}
+
+/** The index `count` code points after `from` (a surrogate pair counts once, never split). */
+function advance(text: string, from: number, count: number): number {
+  let at = from;
+  for (let n = 0; n < count && at < text.length; n++) {
+    const unit = text.charCodeAt(at);
+    at += unit >= 0xd800 && unit <= 0xdbff && at + 1 < text.length ? 2 : 1;
+  }
+  return at;
 }

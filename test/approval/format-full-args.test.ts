@@ -59,6 +59,12 @@ describe('full arguments for the operator: every value whole, escaped, long line
     expect(formatFullArgs({})).toBe('  (no arguments)');
   });
 
+  it('a 20 MB value is wrapped whole without blowing up (linear, no array per character)', () => {
+    const value = 'q'.repeat(20 * 1024 * 1024);
+    const text = formatFullArgs({ v: value }, { width: 1000 });
+    expect(unwrap(text)).toBe(`  v: ${value}`);
+  });
+
   it('Infinity width never wraps', () => {
     expect(formatFullArgs({ s: 'y'.repeat(5000) }, { width: Infinity }).split('\n')).toHaveLength(1);
   });

@@ -16,7 +16,10 @@ async function promptFor(tool: string, args: Record<string, unknown>, answer = '
     provider: scriptedModel([{ toolCalls: [{ name: tool, arguments: args }] }, { text: 'end' }]),
     model: 'scripted',
     tools: [fake],
-    approval: new ApprovalManager({ level: 'supervised', alwaysAsk: [tool] }, cliApproval({ input, output: { write: (t: string) => (written += t) }, width })),
+    approval: new ApprovalManager(
+      { level: 'supervised', alwaysAsk: [tool] },
+      cliApproval({ input, output: { write: (t: string) => (written += t) }, width }),
+    ),
   });
   const events = await lastValueFrom(agent.run({ message: 'go' }).pipe(toArray()));
   return { written, events, fake };

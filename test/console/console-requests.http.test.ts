@@ -86,7 +86,14 @@ describe('a 413 does not stall a keep-alive connection: the rest of the body is 
       new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
         const { hostname, port } = new URL(rc.base);
         const req = httpRequest(
-          { hostname, port, agent, method: 'POST', path: `/api/approvals/${requestId}`, headers: { 'content-type': 'application/json', 'x-console-token': rc.web.token } },
+          {
+            hostname,
+            port,
+            agent,
+            method: 'POST',
+            path: `/api/approvals/${requestId}`,
+            headers: { 'content-type': 'application/json', 'x-console-token': rc.web.token },
+          },
           (res) => {
             res.resume();
             res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket }));

@@ -112,5 +112,14 @@ window.consoleCards = (() => {
     card.querySelectorAll('.controls button, .controls textarea').forEach((c) => (c.disabled = true));
   }
 
-  return Object.freeze({ el, toolCard, closeToolCard, approvalCard, setFullArguments, setApprovalStatus, addApprovalControls, closeControls });
+  return Object.freeze({
+    el,
+    toolCard,
+    closeToolCard,
+    approvalCard,
+    setFullArguments,
+    setApprovalStatus,
+    addApprovalControls,
+    closeControls,
+  });
 })();

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Observable } from 'rxjs';
 import { ConfigurationError, type ApprovalRequest } from '../../src/index.js';
 import { ConsoleSession, type ConsoleSessionOptions, type TurnRunner } from './console-session.js';
-import { checkOrigin, checkToken, HttpError, readJsonObject, sendJson, SECURITY_HEADERS } from './http-util.js';
+import { boundHosts, checkHost, checkOrigin, checkToken, HttpError, readJsonObject, sendJson, SECURITY_HEADERS } from './http-util.js';
 import type { OperatorAnswer, WireRecord } from './wire.js';
 
 export interface ApprovalConsoleOptions extends ConsoleSessionOptions {
@@ -15,6 +15,14 @@ export interface ApprovalConsoleOptions extends ConsoleSessionOptions {
   readonly port?: number;
   /** The session token (base64url, 16+ characters). Default: 24 random bytes. */
   readonly token?: string;
+  /**
+   * More `host:port` names the console answers to (a proxy's, a bind to 0.0.0.0). Requests
+   * with any other `Host` are refused with 421; the bound address (and `localhost` for a
+   * loopback bind) always counts.
+   */
+  readonly allowedHosts?: readonly string[];
+  /** How many event streams may be open at once; more are refused with 429. Default 8. */
+  readonly maxStreams?: number;
 }
 
 export interface ApprovalConsole {
@@ -39,11 +47,13 @@ const STATIC: Record<string, { type: string; body: string }> = {
 const INDEX = page('index.html');
 const BODY_LIMIT = 256 * 1024;
 const HEARTBEAT_MS = 15_000;
+const MAX_STREAMS = 8;
 
 /**
  * A web approval console: a node:http server that streams the turns of one agent to a page
  * (Server-Sent Events, replayed in full to every new connection) and answers its approval
- * requests from the page's Approve / Deny / Always / Edit-and-replace controls.
+ * requests from the page's Approve / Deny / Always / Edit-and-replace controls. Every request needs
+ * the session token and a `Host` the console listens on; at most `maxStreams` event streams.
  *
  * @example
  * ```ts
@@ -60,9 +70,12 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
   }
   const session = new ConsoleSession(options);
   const streams = new Set<ServerResponse>();
+  const maxStreams = options.maxStreams ?? MAX_STREAMS;
+  let hosts: ReadonlySet<string> = new Set();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
 
   const stream = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
+    if (streams.size >= maxStreams) throw new HttpError(429, `At most ${maxStreams} event streams may be open at once.`);
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
     res.write('retry: 1000\n\n');
     const after = Number(req.headers['last-event-id'] ?? url.searchParams.get('after') ?? 0);
@@ -79,7 +92,8 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://console.invalid');
+    checkHost(req, hosts);
+    const url = parseUrl(req.url);
     checkToken(req, url, token);
     const path = url.pathname;
     if (req.method === 'GET' || req.method === 'HEAD') {
@@ -114,7 +128,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
     }
     const decision = /^\/api\/approvals\/([^/]+)$/.exec(path);
     if (decision) {
-      const requestId = decodeURIComponent(decision[1]);
+      const requestId = decodeId(decision[1]);
       const result = session.approvals.decide(requestId, parseAnswer(body), parseTab(body));
       if (result === 'unknown') throw new HttpError(404, 'No approval request with this id is pending in this turn.');
       if (result === 'already-decided') throw new HttpError(409, 'This request was already decided.');
@@ -143,6 +157,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
         server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
           server.off('error', reject);
           const { address, port } = server.address() as AddressInfo;
+          hosts = boundHosts(address, port, options.allowedHosts);
           const host = address.includes(':') ? `[${address}]` : address;
           resolve(`http://${host}:${port}/?token=${token}`);
         });
@@ -173,4 +188,22 @@ function parseAnswer(body: Record<string, unknown>): OperatorAnswer {
 function parseTab(body: Record<string, unknown>): string {
   const tab = body.tab;
   return typeof tab === 'string' && /^[\w-]{1,64}$/.test(tab) ? tab : 'api';
+}
+
+/** The request's URL (its path and query); one that does not parse is a 400. */
+function parseUrl(target: string | undefined): URL {
+  try {
+    return new URL(target ?? '/', 'http://console.invalid');
+  } catch {
+    throw new HttpError(400, 'The request URL is malformed.');
+  }
+}
+
+/** A `%`-escaped path segment as text; a malformed escape (`%zz`, a cut UTF-8 sequence) is a 400. */
+function decodeId(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, 'The request id has a malformed % escape.');
+  }
 }

@@ -16,12 +16,21 @@ export interface ConsoleSessionOptions {
   readonly disconnectGraceMs?: number;
   /** The ingress channel of the console's turns. Default 'web-console'. */
   readonly channel?: string;
+  /**
+   * How many records the replay log keeps, oldest dropped first (the opening record of a
+   * request still waiting for a decision is kept until it is decided). Default 1000.
+   */
+  readonly maxReplayRecords?: number;
 }
 
+/** The default size of the replay log. */
+export const MAX_REPLAY_RECORDS = 1000;
+
 /**
- * One console session: a conversation of turns, the log of everything the pages were shown
- * (replayed to each new connection, so a reconnecting page loses no card), the watching pages,
- * and the approval requests waiting for an operator.
+ * One console session: a conversation of turns, the log of what the pages were shown (its
+ * latest `maxReplayRecords`, replayed to each new connection, so a reconnecting page loses no
+ * recent card nor any open request), the watching pages, and the approval requests waiting for
+ * an operator.
  */
 export class ConsoleSession {
   readonly approvals: PendingApprovals;
@@ -29,6 +38,8 @@ export class ConsoleSession {
   private readonly watchers = new Set<(record: WireRecord) => void>();
   private readonly observers = new Set<(record: WireRecord) => void>();
   private readonly channel: string;
+  private readonly maxRecords: number;
+  private seq = 0;
   private turn = 0;
   private running: { controller: AbortController; subscription?: Subscription } | undefined;
   private history: readonly ChatMessage[] = [];
@@ -36,6 +47,8 @@ export class ConsoleSession {
 
   constructor(options: ConsoleSessionOptions = {}) {
     this.channel = options.channel ?? 'web-console';
+    const max = options.maxReplayRecords ?? MAX_REPLAY_RECORDS;
+    this.maxRecords = Number.isFinite(max) && max >= 1 ? Math.floor(max) : MAX_REPLAY_RECORDS;
     this.approvals = new PendingApprovals({
       timeoutMs: options.decisionTimeoutMs ?? 5 * 60_000,
       graceMs: options.disconnectGraceMs ?? 10_000,
@@ -55,6 +68,11 @@ export class ConsoleSession {
 
   /** The `seq` of the latest record (0 before the first). */
   get lastSeq(): number {
+    return this.seq;
+  }
+
+  /** How many records the replay log holds now (at most `maxReplayRecords`, plus open requests). */
+  get replayLength(): number {
     return this.log.length;
   }
 
@@ -129,8 +147,26 @@ export class ConsoleSession {
   }
 
   private publish(event: TurnEvent | ConsoleEvent): void {
-    const record: WireRecord = { seq: this.log.length + 1, turn: this.turn, event: toWire(event) };
+    this.seq += 1;
+    const record: WireRecord = { seq: this.seq, turn: this.turn, event: toWire(event) };
     this.log.push(record);
+    this.trim();
     for (const send of [...this.watchers, ...this.observers]) send(record);
+  }
+
+  /** Drops the oldest records past the bound, keeping the opening records of pending requests. */
+  private trim(): void {
+    let excess = this.log.length - this.maxRecords;
+    if (excess <= 0) return;
+    const pending = new Set(this.approvals.ids);
+    const isOpen = (r: WireRecord): boolean => r.event.type === 'approval-open' && pending.has(r.event.requestId);
+    for (let i = 0; i < this.log.length && excess > 0; ) {
+      if (isOpen(this.log[i])) {
+        i += 1;
+      } else {
+        this.log.splice(i, 1);
+        excess -= 1;
+      }
+    }
   }
 }

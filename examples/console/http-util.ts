@@ -43,6 +43,39 @@ export function checkToken(req: IncomingMessage, url: URL, token: string): void 
 }
 
 /**
+ * Refuses a request whose `Host` is not one the console listens as (421): a page on another
+ * name that resolves to this machine (DNS rebinding) never reaches the console, token or not.
+ * `allowed` holds lowercase `host:port` values.
+ *
+ * @example
+ * ```ts
+ * checkHost(req, new Set(['127.0.0.1:8080', 'localhost:8080'])); // throws HttpError(421)
+ * ```
+ */
+export function checkHost(req: IncomingMessage, allowed: ReadonlySet<string>): void {
+  const host = req.headers.host?.trim().toLowerCase();
+  if (host === undefined || !allowed.has(host)) {
+    throw new HttpError(421, 'This console answers only on the address it listens on.');
+  }
+}
+
+/**
+ * The `host:port` values a console bound to `address` answers to: the address itself
+ * (IPv6 in brackets), plus `localhost:port` for a loopback address, plus any `extra`.
+ *
+ * @example
+ * ```ts
+ * boundHosts('127.0.0.1', 8080); // Set { '127.0.0.1:8080', 'localhost:8080' }
+ * ```
+ */
+export function boundHosts(address: string, port: number, extra: readonly string[] = []): Set<string> {
+  const host = address.includes(':') ? `[${address}]` : address;
+  const hosts = new Set([`${host}:${port}`.toLowerCase(), ...extra.map((h) => h.trim().toLowerCase())]);
+  if (address === '127.0.0.1' || address === '::1') hosts.add(`localhost:${port}`);
+  return hosts;
+}
+
+/**
  * Refuses a state-changing request sent from another origin (the browser says so in `Origin`).
  *
  * @example
@@ -57,9 +90,14 @@ export function checkOrigin(req: IncomingMessage): void {
   }
 }
 
+/** How much of a refused body is read and dropped (so a keep-alive connection goes on) before the connection is closed instead. */
+const DRAIN_LIMIT = 1024 * 1024;
+
 /**
  * Reads a JSON object body of at most `limit` bytes (415 unless it is `application/json`,
- * 413 when too large, 400 when it is not a JSON object).
+ * 413 when too large, 400 when it is not a JSON object). The rest of a body that is too large
+ * is read and dropped, so the client gets its 413 and the connection serves the next request;
+ * past another megabyte the connection is closed.
  *
  * @example
  * ```ts
@@ -70,16 +108,10 @@ export async function readJsonObject(req: IncomingMessage, limit: number): Promi
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
     throw new HttpError(415, 'Send the body as application/json.');
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new HttpError(413, `The body is larger than ${limit} bytes.`);
-    chunks.push(chunk as Buffer);
-  }
+  const text = await readBody(req, limit);
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'The body is not valid JSON.');
   }
@@ -105,4 +137,31 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
     'content-length': Buffer.byteLength(text),
   });
   res.end(text);
+}
+
+/** The body as UTF-8 text, or a 413 once it passes `limit` (what follows is drained, not kept). */
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let dropped = -1;
+    const tooLarge = (): void => {
+      dropped = 0;
+      chunks.length = 0;
+      reject(new HttpError(413, `The body is larger than ${limit} bytes.`));
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (dropped >= 0) {
+        dropped += chunk.length;
+        if (dropped > DRAIN_LIMIT) req.socket.destroy();
+        return;
+      }
+      size += chunk.length;
+      if (size > limit) return tooLarge();
+      chunks.push(chunk);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+    if (Number(req.headers['content-length']) > limit) tooLarge();
+  });
 }

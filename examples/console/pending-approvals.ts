@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import type { ApprovalRequest } from '../../src/index.js';
+import { formatFullArgs, type ApprovalRequest } from '../../src/index.js';
 import type { ConsoleEvent, OperatorAnswer, UnansweredReason } from './wire.js';
 
 export interface PendingApprovalsOptions {
@@ -73,6 +73,7 @@ export class PendingApprovals {
         requestId: id,
         toolName: req.toolName,
         argumentsSummary: req.argumentsSummary,
+        arguments: formatFullArgs(req.arguments, { width: Infinity, indent: '' }),
         deadline: Date.now() + this.options.timeoutMs,
       });
       this.updateGrace();

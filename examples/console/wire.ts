@@ -15,6 +15,8 @@ export type ConsoleEvent =
       readonly requestId: string;
       readonly toolName: string;
       readonly argumentsSummary: string;
+      /** Every argument the tool will receive, as `formatFullArgs` lays them out (escaped, whole). */
+      readonly arguments: string;
       /** When the request times out, as epoch milliseconds. */
       readonly deadline: number;
     }

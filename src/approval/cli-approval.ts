@@ -3,16 +3,20 @@ import { isatty, ReadStream } from 'node:tty';
 import { Observable } from 'rxjs';
 import type { ApprovalAnswer, ApprovalFrontDoor, ApprovalRequest } from './approval-port.js';
 import { escapeUnsafe } from './escape-unsafe.js';
+import { formatFullArgs } from './format-full-args.js';
 import { readLine } from './read-line.js';
 
 /** Where `cliApproval` asks. Both default to the terminal (`/dev/tty`), else stdin and stderr. */
 export interface CliApprovalOptions {
   readonly input?: NodeJS.ReadableStream;
   readonly output?: { write(text: string): unknown };
+  /** Line width of the full arguments printed before each question. Default 100. */
+  readonly width?: number;
 }
 
 /**
- * The terminal front door. Each prompt writes the tool and its argument summary, then reads one
+ * The terminal front door. Each prompt writes every argument the tool will receive (escaped,
+ * long values wrapped, nothing cut), then the question with the argument summary, and reads one
  * line: `y`/`yes` → yes, `a`/`always` → always, anything else (empty input too) → no; end of
  * input or a read error → no. Without given streams it opens the controlling terminal for the
  * question (so piped stdin stays the app's) and falls back to stdin/stderr when there is none.
@@ -38,7 +42,7 @@ export function cliApproval(options: CliApprovalOptions = {}): ApprovalFrontDoor
         const input = options.input ?? terminal?.input ?? process.stdin;
         const output = options.output ?? terminal?.output ?? process.stderr;
         try {
-          output.write(promptText(request));
+          output.write(promptText(request, options.width));
         } catch {
           // a prompt that cannot be shown is still read: the operator may answer blind
         }
@@ -70,10 +74,20 @@ export function parseCliAnswer(line: string | null): 'yes' | 'no' | 'always' {
   return 'no';
 }
 
-/** The question shown to the operator. */
-export function promptText(request: ApprovalRequest): string {
+/**
+ * What the operator reads: the tool's full arguments, then the question with the summary.
+ *
+ * @example
+ * ```ts
+ * promptText({ requestId: 'r1', toolName: 'shell', arguments: { cmd: 'ls' }, argumentsSummary: 'cmd: ls', channel: 'cli' });
+ * // '\nshell will receive:\n  cmd: ls\nApprove tool call shell (cmd: ls)?\n[y]es / [n]o / [a]lways: '
+ * ```
+ */
+export function promptText(request: ApprovalRequest, width?: number): string {
+  const name = escapeUnsafe(request.toolName);
+  const full = formatFullArgs(request.arguments, { width });
   const args = request.argumentsSummary ? ` (${request.argumentsSummary})` : '';
-  return `\nApprove tool call ${escapeUnsafe(request.toolName)}${args}?\n[y]es / [n]o / [a]lways: `;
+  return `\n${name} will receive:\n${full}\nApprove tool call ${name}${args}?\n[y]es / [n]o / [a]lways: `;
 }
 
 interface Terminal {

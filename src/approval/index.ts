@@ -23,3 +23,5 @@ export type { BackchannelApprovalOptions, BackchannelRequest } from './backchann
 export { summarizeArgs } from './summarize-args.js';
 export { sanitizeReplacement, MAX_REPLACEMENT_BYTES } from './sanitize-replacement.js';
 export { DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from './approval-texts.js';
+export { formatFullArgs, FULL_ARGS_WIDTH } from './format-full-args.js';
+export type { FullArgsOptions } from './format-full-args.js';

@@ -5,7 +5,8 @@ const MAX_LINE_BYTES = 4096;
  * Reads one line from a stream, then pauses it and puts back whatever arrived after the line
  * (so answers typed ahead or piped together are not lost, and nothing is read between
  * questions). Calls `done(null)` on end of input, close or a read error. Returns a function
- * that stops reading without calling `done`.
+ * that stops reading without calling `done`; once the line is read (or `done` called) it does
+ * nothing, so a question that starts from inside `done` keeps the stream flowing.
  *
  * @example
  * ```ts
@@ -21,7 +22,10 @@ export function readLine(input: NodeJS.ReadableStream, done: (line: string | nul
   let finished = false;
   let chunks: Buffer[] = [];
   let size = 0;
+  // Stops once: after an answer the caller's teardown calls this again, and by then the next
+  // question may already have resumed the same stream (a second pause would stall it).
   const stop = (): void => {
+    if (finished) return;
     finished = true;
     input.removeListener('data', onData);
     input.removeListener('end', onEnd);

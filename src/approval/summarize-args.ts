@@ -2,7 +2,7 @@ import { WORD_SECRET_KEYS, wordKey } from '../results/scrub-rules.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { escapeUnsafe } from './escape-unsafe.js';
 
-/** Longest string value kept in a summary, in characters; longer ones end with `…`. */
+/** Longest value kept in a summary, in characters; longer ones end with `… (N more characters)`. */
 export const SUMMARY_VALUE_CHARS = 80;
 
 const SECRET_KEY = /secret|password|passwd|passphrase|token|apikey|auth|bearer|privatekey|credential/;
@@ -15,9 +15,11 @@ export const isSecretKey = (key: string): boolean =>
 
 /**
  * The argument summary an operator sees and the audit log keeps: `path` first, then
- * `key: value` joined by `, `; strings cut at 80 characters plus `…`; values of secret-like keys
- * (at any depth) shown as `[redacted]`; control characters escaped; token shapes scrubbed.
- * `omit` leaves out keys the runtime owns (the `approved` marker).
+ * `key: value` joined by `, `; values cut at 80 characters plus `… (N more characters)`, so a
+ * reader always knows something was left out; values of secret-like keys (at any depth) shown as
+ * `[redacted]`; control characters escaped; token shapes scrubbed. `omit` leaves out keys the
+ * runtime owns (the `approved` marker). Short by design, for logs and audit lines: a person
+ * deciding on a call is shown `formatFullArgs` as well.
  *
  * @example
  * ```ts
@@ -61,5 +63,15 @@ function cut(text: string): string {
   let end = SUMMARY_VALUE_CHARS;
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1; // never split a surrogate pair
-  return `${text.slice(0, end)}…`;
+  return `${text.slice(0, end)}${cutMarker([...text.slice(end)].length)}`;
 }
+
+/**
+ * The marker that ends a cut value: how many characters (code points) were left out.
+ *
+ * @example
+ * ```ts
+ * cutMarker(57); // '… (57 more characters)'
+ * ```
+ */
+export const cutMarker = (more: number): string => `… (${more} more character${more === 1 ? '' : 's'})`;

@@ -4,7 +4,8 @@
 'use strict';
 
 (() => {
-  const { el, toolCard, closeToolCard, approvalCard, setApprovalStatus, addApprovalControls, closeControls } = window.consoleCards;
+  const { el, toolCard, closeToolCard, approvalCard, setFullArguments, setApprovalStatus, addApprovalControls, closeControls } =
+    window.consoleCards;
   const token = new URLSearchParams(location.search).get('token') ?? '';
   const tabId = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
   const conversation = document.getElementById('conversation');
@@ -109,6 +110,7 @@
       case 'approval-open': {
         const card = requestCard(record, ev.requestId, ev.toolName);
         card.querySelector('.summary').textContent = ev.argumentsSummary;
+        if (ev.type === 'approval-open') setFullArguments(card, ev.arguments);
         if (ev.type === 'approval-open' && card.dataset.state === 'requested') {
           setApprovalStatus(card, 'pending', 'waiting', `Answer before ${new Date(ev.deadline).toLocaleTimeString()}.`);
           addApprovalControls(card, (decision, replaceWith) =>

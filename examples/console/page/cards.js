@@ -38,7 +38,10 @@ window.consoleCards = (() => {
     if (ev.receipt) card.append(el('p', 'receipt', `receipt: ${ev.receipt}`));
   }
 
-  /** An approval card: the tool, the argument summary, its controls and its status. */
+  /**
+   * An approval card: the tool, the argument summary, every argument in full (an expandable
+   * element, open from the start), its controls and its status.
+   */
   function approvalCard(requestId, toolName) {
     const card = el('article', 'card approval');
     card.dataset.card = 'approval';
@@ -46,8 +49,20 @@ window.consoleCards = (() => {
     card.dataset.state = 'requested';
     const head = el('header');
     head.append(el('span', 'name', `Approval: ${toolName}`), el('span', 'badge', 'waiting'));
-    card.append(head, el('p', 'summary'), el('div', 'controls'), el('p', 'approval-status'));
+    const full = el('details', 'full-args');
+    full.open = true;
+    full.hidden = true;
+    full.append(el('summary', 'full-args-title', 'All arguments'), el('pre', 'arguments'));
+    card.append(head, el('p', 'summary'), full, el('div', 'controls'), el('p', 'approval-status'));
     return card;
+  }
+
+  /** Shows every argument the tool will receive (already escaped by the server) on the card. */
+  function setFullArguments(card, text) {
+    const full = card.querySelector('.full-args');
+    full.querySelector('.arguments').textContent = text;
+    full.querySelector('.full-args-title').textContent = `All arguments (${text.length} characters)`;
+    full.hidden = false;
   }
 
   function setApprovalStatus(card, state, badge, text) {
@@ -97,5 +112,14 @@ window.consoleCards = (() => {
     card.querySelectorAll('.controls button, .controls textarea').forEach((c) => (c.disabled = true));
   }
 
-  return Object.freeze({ el, toolCard, closeToolCard, approvalCard, setApprovalStatus, addApprovalControls, closeControls });
+  return Object.freeze({
+    el,
+    toolCard,
+    closeToolCard,
+    approvalCard,
+    setFullArguments,
+    setApprovalStatus,
+    addApprovalControls,
+    closeControls,
+  });
 })();

@@ -1,4 +1,5 @@
 import type { ParsedCall, SlotResult } from '../core/calls.js';
+import { escapeResultAttr, escapeResultContent } from '../provider/text-protocol/escape-tool-result.js';
 import type { ChatMessage, ToolCallMessagePart } from '../core/messages.js';
 
 /**
@@ -21,7 +22,7 @@ export function appendRound(
     history.push({ role: 'assistant', content: text });
     let body = '[Tool results]';
     for (let i = 0; i < results.length; i++) {
-      body += `\n<tool_result name="${escapeAttr(results[i].name)}">\n${escapeClosingTag(results[i].content)}\n</tool_result>`;
+      body += `\n<tool_result name="${escapeResultAttr(results[i].name)}">\n${escapeResultContent(results[i].content)}\n</tool_result>`;
     }
     history.push({ role: 'user', content: body });
     return;
@@ -71,10 +72,3 @@ class ToolResultMessage {
     this.content = content;
   }
 }
-
-/** Output that contains the closing tag must not end its block early. */
-const CLOSING_TAG = /<\/tool_result/gi;
-const escapeClosingTag = (content: string): string =>
-  content.includes('</') ? content.replace(CLOSING_TAG, '<\\/tool_result') : content;
-
-const escapeAttr = (value: string): string => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);

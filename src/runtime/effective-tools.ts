@@ -1,7 +1,7 @@
 import { exclusionKey } from '../registry/agent-tool-scope.js';
 import { deferredToolsListing, bindToolSearch } from '../registry/tool-search.js';
 import { toolSelector } from '../registry/tool-selector.js';
-import type { Tool } from '../core/tool.js';
+import { TOOL_SEARCH, type Tool } from '../core/tool.js';
 import type { EffectiveTools, ResolvedAgentExecution } from './resolved-execution.js';
 
 export { exclusionKey };
@@ -91,7 +91,8 @@ function suffixIndex(byName: ReadonlyMap<string, Tool>): Map<string, Tool | null
     const at = server !== undefined && tool.name.startsWith(`${server}__`) ? server.length : tool.name.indexOf('__');
     if (at <= 0) continue;
     const suffix = tool.name.slice(at + 2);
-    if (suffix.length === 0 || byName.has(suffix)) continue;
+    // the built-in tool_search is never answered by another tool's suffix
+    if (suffix.length === 0 || suffix === TOOL_SEARCH || byName.has(suffix)) continue;
     index.set(suffix, index.has(suffix) ? null : tool);
   }
   return index;

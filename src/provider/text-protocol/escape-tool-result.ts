@@ -1,8 +1,8 @@
 /**
  * Escaping for text that the text protocol puts inside `<tool_result name="…">…</tool_result>`
  * blocks, so a tool's output cannot end its block early and forge another one (a fake result,
- * a fake approval). The same rule as the text-mode history append (`src/turn/history.ts`), made
- * wider: any letter case, whitespace around the `/`, and the `tool-result` / `toolresult` /
+ * a fake approval). Used by the text-mode history append (`appendRound`) and by the rewrite of
+ * native history for a text-protocol model (`toTextMessages`): any letter case, whitespace around the `/`, and the `tool-result` / `toolresult` /
  * `tool_results` spellings a model may also read as the closing tag.
  */
 

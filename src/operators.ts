@@ -49,3 +49,4 @@ export { maxIterationsStep } from './loop/max-iterations.js';
 export { nextStep, doneStep, isIterationStep } from './loop/iteration-step.js';
 export type { IterationStep } from './loop/iteration-step.js';
 export { endTurn } from './loop/run-tool-loop.js';
+export { mergeMapMany } from './execute/merge-map-many.js';

@@ -1,4 +1,4 @@
-import { concatMap, defer, from, mergeMap, type Observable, type OperatorFunction, takeUntil } from 'rxjs';
+import { concatMap, defer, from, type Observable, type OperatorFunction, takeUntil } from 'rxjs';
 import type { ParsedCall, PreparedCall, SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import { continueWith } from '../runtime/continue-with.js';
@@ -7,10 +7,12 @@ import { closeUnfinished } from './close-unfinished.js';
 import { collectBatch } from './collect-batch.js';
 import { dispatchMode } from './dispatch-mode.js';
 import { executeOne } from './execute-one.js';
+import { mergeMapMany } from './merge-map-many.js';
 
 /**
  * Runs a prepared batch and emits each slot's events and result in completion order: a parallel
- * batch as `mergeMap(executeOne, maxParallelTools)`, a sequential one as `concatMap(executeOne)`
+ * batch as `mergeMap(executeOne, maxParallelTools)` (as `mergeMapMany`, which keeps mergeMap's
+ * contract with O(1) bookkeeping per running call), a sequential one as `concatMap(executeOne)`
  * (`dispatchMode` decides), cut by `takeUntil(cancel$)`. On the turn's cancellation no further
  * tool starts, running tools are torn down (their signals abort), finished slots keep their
  * results, and every unfinished slot closes `interrupted` (`closeUnfinished`; slots filled by
@@ -52,7 +54,7 @@ export function dispatchBatch(it: IterationContext, batch: readonly PreparedCall
     const run = (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call);
     const parallel = dispatchMode(knobs, batch) === 'parallel';
     return from(batch).pipe(
-      parallel ? mergeMap(run, knobs.maxParallelTools) : concatMap(run),
+      parallel ? mergeMapMany(run, knobs.maxParallelTools) : concatMap(run), // mergeMap's contract, O(1) per inner
       takeUntil(it.turn.cancel$),
       closeUnfinished(it, batch),
     );

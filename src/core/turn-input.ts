@@ -6,7 +6,7 @@ import type { ChatMessage } from './messages.js';
 export interface TurnInput {
   readonly message: string;
   readonly history?: readonly ChatMessage[];
-  /** Aborting it cancels the turn: open cards close `interrupted` and `done` says 'cancelled'. */
+  /** Aborting it cancels the turn: unfinished slots close `interrupted` and `done` says 'cancelled'. */
   readonly signal?: AbortSignal;
   /** User messages that arrive mid-turn; each is added at the start of the next iteration. */
   readonly steering?: ObservableInput<string>;

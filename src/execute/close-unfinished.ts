@@ -2,14 +2,14 @@ import { Observable, type OperatorFunction } from 'rxjs';
 import { INTERRUPTED, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
-import { emitToolCall, emitToolResult } from './slot-cards.js';
+import { emitToolCall, emitToolResult } from './slot-events.js';
 import { slotResult } from './slot-result.js';
 
 /**
  * Makes sure every slot of a batch ends: passes events and results through, and when the
  * source completes (all calls finished, or the dispatch was cut by cancellation) closes each
  * slot that has no result yet, in slot order. An executable slot closes `interrupted` (with the
- * time it ran, when its card was open); a slot filled by preparation keeps its outcome. A slot
+ * time it ran, when its `tool-call` event went out); a slot filled by preparation keeps its outcome. A slot
  * whose `tool-call` event did not go out gets one first (`executes: false`).
  *
  * ```
@@ -28,7 +28,7 @@ export function closeUnfinished(it: IterationContext, batch: readonly PreparedCa
   return (source) =>
     new Observable<TurnEvent | SlotResult>((subscriber) => {
       const finished = new Uint8Array(batch.length);
-      /** Clock reading when each open slot's card went out (NaN: not open). */
+      /** Clock reading when each slot's `tool-call` event went out (NaN: not yet). */
       const openedAt = new Float64Array(batch.length).fill(Number.NaN);
       let open: (unknown)[] | undefined;
       return source.subscribe({

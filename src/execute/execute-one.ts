@@ -2,7 +2,7 @@ import { Observable } from 'rxjs';
 import { INTERRUPTED, type PreparedCall, type SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
-import { emitToolCall, emitToolResult } from './slot-cards.js';
+import { emitToolCall, emitToolResult } from './slot-events.js';
 import { slotResult } from './slot-result.js';
 import { ToolRun } from './tool-run.js';
 

@@ -34,7 +34,7 @@ export function slotResult(
   return new SlotRecord(call, outcome, success, content, truncateToolResult(scrubCredentials(text), max), durationMs, receipt, data);
 }
 
-/** A class: one shape for every result (see bench/RESULTS.md on object literals). */
+/** A class: one shape for every result (bench/RESULTS.md, "Classes for long-lived records"). */
 class SlotRecord implements SlotResult {
   readonly slot: number;
   readonly id: string;

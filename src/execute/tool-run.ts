@@ -8,7 +8,7 @@ import type { IterationContext } from '../runtime/resolved-execution.js';
 import { switchModel } from '../runtime/switch-model.js';
 import { runAfterToolCallHooks } from './after-tool-call-hooks.js';
 import { errorMessage, normalizeResult } from './normalize-result.js';
-import { emitToolResult } from './slot-cards.js';
+import { emitToolResult } from './slot-events.js';
 import { slotResult } from './slot-result.js';
 
 /**

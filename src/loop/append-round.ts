@@ -35,11 +35,8 @@ export function appendRound(
   for (let i = 0; i < results.length; i++) history.push(new ToolResultMessage(results[i].id, results[i].content));
 }
 
-// The per-call parts of a round are class instances, not object literals: they live as long as
-// the history, so V8 would pretenure a literal's allocation site (allocate it in the old
-// generation), and every young value stored into it would then cost a write barrier — measured
-// at 10,000 calls per batch, appending the round took over twice as long. Same own properties,
-// in the same order, as the literals (JSON and deep equality see no difference).
+// The per-call parts of a round are classes with the literals' own properties in the same order
+// (JSON and deep equality see no difference): bench/RESULTS.md, "Classes for long-lived records".
 
 class ToolCallPart implements ToolCallMessagePart {
   readonly id: string;

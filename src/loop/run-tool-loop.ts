@@ -11,7 +11,7 @@ import { startSnapshot } from './turn-snapshot.js';
  * Runs one turn as a cold Observable of events: `iterate` from the turn's first snapshot,
  * driven by `expand` (each `next` step's snapshot starts the next iteration) until the model
  * answers without tool calls, the turn is cancelled, or the iteration cap is reached; the
- * `done` step becomes the `done` event. Aborting `input.signal` closes open cards
+ * `done` step becomes the `done` event. Aborting `input.signal` closes the unfinished slots
  * (`interrupted`), appends the round, emits `done` with reason 'cancelled' and completes;
  * unsubscribing tears everything down. Hard failures error the Observable with a ToolLoopError.
  *

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../core/errors.js';
-import { TOOL_SEARCH } from '../registry/tool-search.js';
+import { TOOL_SEARCH } from '../core/tool.js';
 
 /**
  * Refuses a server tool whose loop name would stand for the built-in `tool_search`: a call

@@ -14,7 +14,7 @@ import type { Tool } from '../core/tool.js';
  */
 export const toPrepared = (call: ParsedCall): PreparedCall => new OwnPreparedCall(call);
 
-/** A class: one shape for every prepared call (see bench/RESULTS.md on object literals). */
+/** A class: one shape for every prepared call (bench/RESULTS.md, "Classes for long-lived records"). */
 class OwnPreparedCall implements PreparedCall {
   readonly call: ParsedCall;
   readonly slot: number;

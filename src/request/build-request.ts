@@ -32,8 +32,7 @@ export function buildRequest(it: IterationContext, withTools = true): ProviderRe
   }
   for (const note of snapshot.notes) system.push({ role: 'system', content: note });
   const messages = system.length > 0 ? [...system, ...snapshot.history] : [...snapshot.history];
-  // Spelled out rather than `{ ...req, tools }`: on Node 20 adding a field after a spread takes
-  // V8's slow path (~0.5-1 µs, and the object outlives young-generation GCs). Same keys, same order.
+  // Spelled out, not `{ ...req, tools }` (bench/RESULTS.md, "Object spread").
   const model = it.model;
   const { temperature } = resolved;
   if (provider.nativeTools && specs.length > 0) {

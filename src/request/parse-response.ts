@@ -95,12 +95,7 @@ export function toParsedCall(input: ProviderToolCall, slot: number, ids: () => s
   }
 }
 
-/**
- * A parsed call. A class, not an object literal: a batch's calls all live until its end, so V8
- * would pretenure a literal's allocation site (allocate it in the old generation), and then
- * every young value stored into it costs a write barrier and the old generation fills with
- * each batch — measured at 10,000 calls per batch, that doubled the time spent collecting.
- */
+/** A parsed call: a class, one shape for every call (bench/RESULTS.md, "Classes for long-lived records"). */
 class ParsedToolCall implements ParsedCall {
   constructor(
     readonly slot: number,

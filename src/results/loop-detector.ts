@@ -22,9 +22,7 @@ const NO_REPORT: LoopReport = Object.freeze({ verdicts: [], notes: [] });
  */
 export class LoopDetector {
   // The window, as a ring of parallel arrays (no object per call): the k-th oldest of `count`
-  // entries is at `(start + k) % size`. Names and arguments are kept apart: comparing two flat
-  // strings is a memory compare, while a `${name}\u0000${json}` concatenation is a rope that V8
-  // compares slowly.
+  // entries is at `(start + k) % size`; names and arguments apart (bench/RESULTS.md, "Flat strings").
   private readonly names: string[] = [];
   /** The arguments as key-sorted JSON. */
   private readonly argsJson: string[] = [];

@@ -34,7 +34,7 @@ export function turnIngress(resolved: { readonly name: string; readonly ids: () 
   return { ...ingress, turnId: ingress.turnId ?? resolved.ids(), agentAlias: ingress.agentAlias ?? resolved.name };
 }
 
-/** A class, so every turn's context has one shape (see bench/RESULTS.md on object literals). */
+/** A class, so every turn's context has one shape (bench/RESULTS.md, "Classes for long-lived records"). */
 class RunningTurn implements TurnContext {
   readonly turnId: string;
   readonly conversationId?: string;

@@ -45,7 +45,7 @@ export function emitToolCall(it: IterationContext, call: PreparedCall, executes:
  * ```
  */
 export function emitToolResult(it: IterationContext, result: SlotResult, shownArgs: unknown, subscriber: Subscriber<TurnEvent>): void {
-  // One shape for every tool-result event (receipt undefined when there is none): one hidden class.
+  // One shape for every tool-result event, receipt or not (bench/RESULTS.md, "One shape per event type").
   const event: TurnEventOf<'tool-result'> = {
     type: 'tool-result',
     iteration: it.iteration,

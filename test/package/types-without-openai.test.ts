@@ -14,7 +14,7 @@ const linked = ['rxjs', 'zod', '@opentelemetry/api', '@types/node'];
 
 const esm = `import { createAgent, defineTool, openAIChatProvider, type OpenAIChatClient, type TurnEvent } from 'rx-tool-loop';
 import { prepareCalls } from 'rx-tool-loop/operators';
-import { scriptedModel } from 'rx-tool-loop/testing';
+import { eventCode, scriptedModel } from 'rx-tool-loop/testing';
 import { z } from 'zod';
 
 const add = defineTool({
@@ -25,7 +25,7 @@ const add = defineTool({
 });
 const agent = createAgent({ provider: scriptedModel([{ text: 'hi' }]), model: 'm', tools: [add] });
 const codes: string[] = [];
-agent.run({ message: 'x' }).subscribe((event: TurnEvent) => codes.push(event.type));
+agent.run({ message: 'x' }).subscribe((event: TurnEvent) => codes.push(eventCode(event)));
 declare const client: OpenAIChatClient;
 export const provider = openAIChatProvider(client);
 export const operator: unknown = prepareCalls;

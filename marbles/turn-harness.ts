@@ -7,27 +7,8 @@ import type { ProviderEvent } from '../src/provider/provider.js';
  * events for `cold()` responses, and probes for subscriptions and listeners.
  */
 
-/** A turn event as a short, readable code: `iteration 1`, `call a`, `a executed`, `done final`. */
-export function code(event: TurnEvent): string {
-  switch (event.type) {
-    case 'iteration':
-      return `iteration ${event.iteration}`;
-    case 'text-delta':
-      return `text ${event.text}`;
-    case 'tool-call':
-      return `call ${event.name}`;
-    case 'tool-result':
-      return `${event.name} ${event.outcome}`;
-    case 'done':
-      return `done ${event.reason}`;
-    case 'usage':
-      return 'usage';
-    case 'approval-request':
-      return `ask ${event.toolName}`;
-    case 'approval-decision':
-      return `decided ${event.toolName} ${event.decision}`;
-  }
-}
+/** A turn event as a short, readable code: the library's own `eventCode` from `rx-tool-loop/testing`. */
+export { eventCode as code } from '../src/testing/index.js';
 
 /** A provider `tool-call` event (id = name unless given). */
 export const toolCall = (name: string, args: Record<string, unknown> = {}, id = name): ProviderEvent => ({

@@ -60,7 +60,7 @@ export interface SlotResult {
   readonly data?: unknown;
 }
 
-/** Model-visible texts of BEHAVIOUR.md. */
+/** The model-visible texts of slots that end without (or before) a result of their own. */
 export const texts = {
   noOutput: '(no output)',
   interrupted: '[interrupted before this tool produced a result]',

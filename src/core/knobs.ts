@@ -6,7 +6,7 @@ export interface LoopDetectionKnobs {
   readonly ignoreTools: readonly string[];
 }
 
-/** Runtime knobs of the loop. Every field has a default (BEHAVIOUR.md, "Knobs and defaults"). */
+/** Runtime knobs of the loop. Every field has a default (`DEFAULT_KNOBS`). */
 export interface Knobs {
   readonly maxToolIterations: number;
   readonly maxIterationBehavior: 'summary' | 'error';

@@ -1,4 +1,4 @@
-/** Model-visible texts of the preparation steps (BEHAVIOUR.md, "Preparation"). */
+/** Model-visible texts of the preparation steps. */
 export const prepTexts = {
   hookCancelled: (reason: string) => `Cancelled by hook: ${reason}`,
   duplicate: (tool: string) => `Skipped duplicate call to '${tool}' with identical arguments.`,

@@ -16,7 +16,7 @@ import { toPrepared } from './to-prepared.js';
 import { validateArgs } from './validate-args.js';
 
 /**
- * Every preparation step, in the order BEHAVIOUR.md gives: hooks (they may rename) → resolve the
+ * Every preparation step, in the documented order: hooks (they may rename) → resolve the
  * tool (unknown and excluded calls end here, before any prompt) → channel defaults → clear the
  * `approved` marker → validate the arguments (invalid calls are never prompted for) → prompt-loop
  * guard → approval gate → restore the marker → dedup guard. Each step skips itself when its

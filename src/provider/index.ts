@@ -2,6 +2,16 @@
 
 export { openAIChatProvider } from './openai-chat-provider.js';
 export type { OpenAIChatProviderOptions } from './openai-chat-provider.js';
+export type {
+  OpenAIChatBody,
+  OpenAIChatChunk,
+  OpenAIChatClient,
+  OpenAIChatCompletion,
+  OpenAIChatNonStreamingBody,
+  OpenAIChatStreamingBody,
+  OpenAIRequestOptions,
+  OpenAIUsage,
+} from './openai-client.js';
 export { textProtocolProvider } from './text-protocol/text-protocol-provider.js';
 export type { TextProtocolProviderOptions } from './text-protocol/text-protocol-provider.js';
 export { textToolProtocol } from './text-protocol/text-tool-protocol.js';

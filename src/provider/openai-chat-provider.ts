@@ -1,17 +1,16 @@
-import type OpenAI from 'openai';
-import type {
-  ChatCompletion,
-  ChatCompletionChunk,
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionCreateParamsStreaming,
-  ChatCompletionMessageParam,
-  ChatCompletionTool,
-} from 'openai/resources/chat/completions';
 import { Observable, type Subscriber } from 'rxjs';
 import { ProviderError } from '../core/errors.js';
 import type { OpenAIToolSpec, ToolSpec } from '../core/tool.js';
 import { toProviderError, truncatedStreamError } from './openai-error.js';
 import type { ModelProvider, ProviderEvent, ProviderRequest } from './provider.js';
+import type {
+  OpenAIChatChunk,
+  OpenAIChatClient,
+  OpenAIChatCompletion,
+  OpenAIChatNonStreamingBody,
+  OpenAIChatStreamingBody,
+  OpenAIUsage,
+} from './openai-client.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
 
 /** Options of `openAIChatProvider`. */
@@ -45,10 +44,11 @@ export interface OpenAIChatProviderOptions {
  * const provider = openAIChatProvider(new OpenAI({ baseURL: 'http://localhost:11434/v1', apiKey: 'ollama' }));
  * const agent = createAgent({ provider, model: 'qwen3:8b', tools: [calculator] });
  * ```
- * @param client a configured `openai` client (its `maxRetries` and `timeout` apply).
+ * @param client a configured `openai` client (its `maxRetries` and `timeout` apply), typed
+ *   structurally as `OpenAIChatClient`, so the library's types never need `openai` installed.
  * @return a `ModelProvider` with `nativeTools: true`.
  */
-export function openAIChatProvider(client: OpenAI, opts: OpenAIChatProviderOptions = {}): ModelProvider {
+export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatProviderOptions = {}): ModelProvider {
   const name = opts.name ?? 'openai-chat';
   const streaming = opts.stream ?? true;
   const includeUsage = opts.includeUsage ?? true;
@@ -65,18 +65,18 @@ export function openAIChatProvider(client: OpenAI, opts: OpenAIChatProviderOptio
   const body = (req: ProviderRequest) => ({
     ...opts.params,
     model: req.model,
-    messages: req.messages as unknown as ChatCompletionMessageParam[],
-    ...(req.tools && req.tools.length > 0 ? { tools: req.tools.map(toolOf) as unknown as ChatCompletionTool[] } : {}),
+    messages: req.messages,
+    ...(req.tools && req.tools.length > 0 ? { tools: req.tools.map(toolOf) } : {}),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
   });
 
   async function streamInto(req: ProviderRequest, controller: AbortController, subscriber: Subscriber<ProviderEvent>): Promise<void> {
-    const params: ChatCompletionCreateParamsStreaming = {
+    const params: OpenAIChatStreamingBody = {
       ...body(req),
       stream: true,
       ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
     };
-    let stream: AsyncIterable<ChatCompletionChunk>;
+    let stream: AsyncIterable<OpenAIChatChunk>;
     try {
       stream = await client.chat.completions.create(params, { signal: controller.signal });
     } catch (err) {
@@ -84,7 +84,7 @@ export function openAIChatProvider(client: OpenAI, opts: OpenAIChatProviderOptio
     }
     const calls = new ToolCallAssembler();
     let finishReason: string | undefined;
-    let usage: ChatCompletionChunk['usage'];
+    let usage: OpenAIUsage | null | undefined;
     try {
       for await (const chunk of stream) {
         if (subscriber.closed) break;
@@ -108,8 +108,8 @@ export function openAIChatProvider(client: OpenAI, opts: OpenAIChatProviderOptio
   }
 
   async function requestInto(req: ProviderRequest, controller: AbortController, subscriber: Subscriber<ProviderEvent>): Promise<void> {
-    const params: ChatCompletionCreateParamsNonStreaming = { ...body(req), stream: false };
-    let completion: ChatCompletion;
+    const params: OpenAIChatNonStreamingBody = { ...body(req), stream: false };
+    let completion: OpenAIChatCompletion;
     try {
       completion = await client.chat.completions.create(params, { signal: controller.signal });
     } catch (err) {
@@ -121,7 +121,7 @@ export function openAIChatProvider(client: OpenAI, opts: OpenAIChatProviderOptio
     if (message?.content) subscriber.next({ type: 'text-delta', text: message.content });
     if (message?.refusal) subscriber.next({ type: 'text-delta', text: message.refusal });
     for (const call of message?.tool_calls ?? []) {
-      if (call.type !== 'function') continue;
+      if (call.type !== 'function' || call.function === undefined) continue;
       subscriber.next({ type: 'tool-call', id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' });
     }
     finishWith(subscriber, completion.usage, choice?.finish_reason ?? undefined);
@@ -149,7 +149,7 @@ export function openAIChatProvider(client: OpenAI, opts: OpenAIChatProviderOptio
   };
 }
 
-function finishWith(subscriber: Subscriber<ProviderEvent>, usage: ChatCompletionChunk['usage'] | undefined, reason: string | undefined): void {
+function finishWith(subscriber: Subscriber<ProviderEvent>, usage: OpenAIUsage | null | undefined, reason: string | undefined): void {
   if (usage) subscriber.next({ type: 'usage', inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 });
   subscriber.next(reason === undefined ? { type: 'finish' } : { type: 'finish', reason });
   subscriber.complete();

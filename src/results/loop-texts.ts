@@ -1,4 +1,4 @@
-/** The model-visible system notes and abort messages of the loop detector (BEHAVIOUR.md, "Results"). */
+/** The model-visible system notes and abort messages of the loop detector (README, "Loop detection"). */
 export const loopTexts = {
   repeatWarning: (tool: string, n: number) =>
     `Loop warning: '${tool}' has been called ${n} times with identical arguments in this turn. ` +

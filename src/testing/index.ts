@@ -1,7 +1,7 @@
 // rx-tool-loop/testing: drive and marble-test agents without a network.
 
 // --- scripted model
-export { scriptedModel, stepEvents } from './scripted-model.js';
+export { scriptedModel, scriptPositions, stepEvents } from './scripted-model.js';
 export type { ScriptedModel, ScriptedResponse, ScriptedStep } from './scripted-model.js';
 
 // --- fake tools
@@ -9,5 +9,6 @@ export { fakeTool } from './fake-tool.js';
 export type { FakeTool, FakeToolCall } from './fake-tool.js';
 
 // --- marble testing
+export { eventCode } from './event-code.js';
 export { createTestScheduler } from './test-scheduler.js';
 export type { ExpectLike } from './test-scheduler.js';

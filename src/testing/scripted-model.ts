@@ -18,9 +18,16 @@ export interface ScriptedModel extends ModelProvider {
 }
 
 /**
- * A model that answers from a script: a list of steps (one per request) or a function of the
- * request and its index. Runs without network; each request's events are emitted synchronously
- * unless the step is itself an observable. Running out of steps is a ProviderError.
+ * A model that answers from a script: a list of steps or a function of the request and its step
+ * index. Runs without network; each request's events are emitted synchronously unless the step is
+ * itself an observable. Running out of steps is a ProviderError.
+ *
+ * Each conversation has its own place in the script. A conversation is known by its first user
+ * message (the object itself, as the loop passes it on), and its step index is the number of
+ * assistant messages the request holds beyond those it started with. So turns that run at the
+ * same time each start at step 0; a turn that continues a conversation (`history: done.history`)
+ * picks up where the last one stopped; a history you seed starts at step 0; and a turn without
+ * history is a new conversation, at step 0 again (pass the history on to continue the script).
  *
  * @example
  * ```ts
@@ -29,6 +36,8 @@ export interface ScriptedModel extends ModelProvider {
  *   { text: 'The sum is 5.' },
  * ]);
  * const agent = createAgent({ provider: model, model: 'scripted', tools: [add] });
+ * // Two turns at once: each runs both steps on its own.
+ * await Promise.all([agent.complete({ message: 'a' }), agent.complete({ message: 'b' })]);
  * ```
  */
 export function scriptedModel(
@@ -36,13 +45,14 @@ export function scriptedModel(
   options: { name?: string; nativeTools?: boolean } = {},
 ): ScriptedModel {
   const requests: ProviderRequest[] = [];
+  const position = scriptPositions();
   return {
     name: options.name ?? 'scripted',
     nativeTools: options.nativeTools ?? true,
     requests,
     request: (req) =>
       defer(() => {
-        const n = requests.length;
+        const n = position(req);
         requests.push(req);
         const step = typeof steps === 'function' ? steps(req, n) : steps[n];
         if (step === undefined) {
@@ -50,6 +60,33 @@ export function scriptedModel(
         }
         return isStep(step) ? stepEvents(step) : from(step);
       }),
+  };
+}
+
+/**
+ * The script position of each request, per conversation (see `scriptedModel`): the assistant
+ * messages a request holds, less those its conversation held when this function first saw it.
+ * Conversations are kept in a WeakMap keyed by their first user message, so none is retained.
+ *
+ * @example
+ * ```ts
+ * const position = scriptPositions();
+ * position({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }); // 0
+ * ```
+ */
+export function scriptPositions(): (request: ProviderRequest) => number {
+  const startedWith = new WeakMap<object, number>();
+  return (request) => {
+    let assistants = 0;
+    let first: object | undefined;
+    for (const message of request.messages) {
+      if (message.role === 'assistant') assistants += 1;
+      else if (message.role === 'user') first ??= message;
+    }
+    if (first === undefined) return assistants;
+    let base = startedWith.get(first);
+    if (base === undefined) startedWith.set(first, (base = assistants));
+    return assistants - base;
   };
 }
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Tool } from '../../src/index.js';
 import { scriptedModel, type ScriptedResponse } from '../../src/testing/index.js';
 import { createApprovalConsole, type ApprovalConsole, type ApprovalConsoleOptions } from '../../examples/console/approval-console.js';
@@ -10,21 +10,8 @@ import type { WireRecord } from '../../examples/console/wire.js';
 
 export const root = new URL('../../', import.meta.url).pathname;
 
-/** Debian's Chromium, headless, with nothing that reaches the network on its own. */
-export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+/** Headless Chromium: Debian's where installed, else the one `npm ci` brought (see chromium.ts). */
+export { launchChromium } from './chromium.js';
 
 export interface RunningConsole {
   readonly web: ApprovalConsole;

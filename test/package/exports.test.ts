@@ -43,7 +43,7 @@ describe('the built package', () => {
     expect(out.tool).toBe('hi');
     expect(out.main).toEqual(expect.arrayContaining(['createAgent', 'defineTool', 'runToolLoop', 'ToolRegistry', 'ToolLoopError']));
     expect(out.operators).toEqual(expect.arrayContaining(['prepareCalls', 'dispatchCalls', 'orderBySlot', 'fromAbortSignal']));
-    expect(out.testing).toEqual(expect.arrayContaining(['scriptedModel', 'fakeTool', 'createTestScheduler']));
+    expect(out.testing).toEqual(expect.arrayContaining(['scriptedModel', 'fakeTool', 'createTestScheduler', 'eventCode']));
   });
 
   it('loads with require, with the same public names as import', async () => {

@@ -31,8 +31,8 @@ describe('A tool can switch the model mid-turn', () => {
   it('the switch lasts for the rest of the turn; the next turn starts on the agent model', async () => {
     const model = scriptedModel([...escalating('large'), { text: 'second turn' }]);
     const agent = createAgent({ provider: model, model: 'small', tools: [escalate] });
-    await agent.complete({ message: 'one' });
-    await agent.complete({ message: 'two' });
+    const first = await agent.complete({ message: 'one' });
+    await agent.complete({ message: 'two', history: first.history });
     expect(model.requests.map((r) => r.model)).toEqual(['small', 'large', 'small']);
   });
 

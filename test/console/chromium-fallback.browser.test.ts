@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumExecutable, launchChromium, SYSTEM_CHROMIUM } from './chromium.js';
+
+/** A loopback server answering every request with `respond`'s body and headers. */
+async function serve(respond: (path: string) => { body: string; headers?: Record<string, string> }): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    const { body, headers } = respond(req.url ?? '/');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+const page = (other: string) => `<!doctype html><body>
+<script nonce="n0nce">
+  document.body.dataset.nonced = 'ran';
+  fetch('${other}/data').then((r) => r.text()).then(
+    (t) => { document.body.dataset.crossOrigin = 'read:' + t; },
+    () => { document.body.dataset.crossOrigin = 'blocked'; });
+</script>
+<script>document.body.dataset.inline = 'ran';</script>
+</body>`;
+
+let browser: Browser;
+let app: { server: Server; origin: string };
+let other: { server: Server; origin: string };
+
+beforeAll(async () => {
+  browser = await launchChromium('npm');
+  other = await serve(() => ({ body: 'secret', headers: { 'content-type': 'text/plain' } }));
+  app = await serve(() => ({ body: page(other.origin), headers: { 'content-security-policy': "script-src 'nonce-n0nce'" } }));
+});
+afterAll(async () => {
+  await browser?.close();
+  app?.server.close();
+  other?.server.close();
+});
+
+describe('the npm-shipped Chromium (the fallback when /usr/bin/chromium is missing)', () => {
+  it('comes from @sparticuz/chromium, unpacked under node_modules/.cache, whatever the machine has', async () => {
+    const path = await chromiumExecutable('npm');
+    expect(path).not.toBe(SYSTEM_CHROMIUM);
+    expect(path).toContain('node_modules/.cache/rtl-chromium/');
+    expect(existsSync(path)).toBe(true);
+    expect(browser.version()).toMatch(/^143\./);
+  });
+
+  it('auto prefers Debian\'s Chromium where it exists, else the npm-shipped one', async () => {
+    const path = await chromiumExecutable();
+    expect(path === SYSTEM_CHROMIUM).toBe(existsSync(SYSTEM_CHROMIUM));
+  });
+
+  it('keeps web security on: a CSP-blocked inline script does not run, a cross-origin read is refused', async () => {
+    const tab = await browser.newPage();
+    try {
+      const violations: string[] = [];
+      tab.on('console', (message) => {
+        if (message.type() === 'error') violations.push(message.text());
+      });
+      await tab.goto(`${app.origin}/`);
+      await tab.waitForFunction(() => document.body.dataset.crossOrigin !== undefined);
+      const data = await tab.evaluate(() => ({ ...document.body.dataset }));
+      expect(data.nonced).toBe('ran');
+      expect(data.inline).toBeUndefined();
+      expect(data.crossOrigin).toBe('blocked');
+      expect(violations.some((text) => text.includes('Content Security Policy'))).toBe(true);
+    } finally {
+      await tab.close();
+    }
+  });
+});

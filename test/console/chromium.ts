@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser } from 'playwright-core';
+
+const run = promisify(execFile);
+const root = new URL('../../', import.meta.url).pathname;
+
+/** Debian's Chromium, used whenever the machine has it. */
+export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Our own launch arguments, for either browser: headless, nothing that reaches the network on its
+ * own. Never @sparticuz/chromium's `args`: they include `--disable-web-security` (and turn off site
+ * isolation), which would let the console's CSP and same-origin tests pass for the wrong reason.
+ */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Where the browser comes from: `auto` prefers Debian's, `npm` always takes the npm-shipped one. */
+export type ChromiumSource = 'auto' | 'npm';
+
+/**
+ * The Chromium that ships inside the `@sparticuz/chromium` dev dependency, unpacked once into
+ * `node_modules/.cache/` (one folder per package version). The package itself unpacks into
+ * `os.tmpdir()` and trusts any `chromium` file it finds there, so it runs in a child process with
+ * TMPDIR set to a fresh folder, which then takes its final name with one `rename`: test files in
+ * parallel workers never launch a half-written binary, and a stale `/tmp/chromium` is never used.
+ *
+ * @example
+ * ```ts
+ * const executablePath = await npmChromium();
+ * const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS] });
+ * ```
+ */
+export async function npmChromium(): Promise<string> {
+  const pkg = join(root, 'node_modules/@sparticuz/chromium');
+  const { version } = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8')) as { version: string };
+  const cache = join(root, 'node_modules/.cache/rtl-chromium');
+  const home = join(cache, version);
+  const binary = join(home, 'chromium');
+  if (existsSync(binary)) return binary;
+  await mkdir(cache, { recursive: true });
+  const staging = await mkdtemp(join(cache, `${version}-`));
+  try {
+    const unpack = `import('@sparticuz/chromium').then(async (m) => console.log(await m.default.executablePath()))`;
+    const { stdout } = await run(process.execPath, ['-e', unpack], { cwd: root, env: { ...process.env, TMPDIR: staging } });
+    if (stdout.trim() !== join(staging, 'chromium')) throw new Error(`@sparticuz/chromium unpacked to ${stdout.trim()}`);
+    await rename(staging, home);
+  } catch (error) {
+    if (!existsSync(binary)) throw error;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return binary;
+}
+
+/**
+ * The browser binary: Debian's `/usr/bin/chromium` where it exists (unless `source` is `npm`),
+ * else the npm-shipped one, so `npm ci && npm test` needs nothing but Node.
+ *
+ * @example
+ * ```ts
+ * const path = await chromiumExecutable(); // '/usr/bin/chromium' or node_modules/.cache/…/chromium
+ * ```
+ */
+export async function chromiumExecutable(source: ChromiumSource = 'auto'): Promise<string> {
+  if (source === 'auto' && existsSync(SYSTEM_CHROMIUM)) return SYSTEM_CHROMIUM;
+  return npmChromium();
+}
+
+/**
+ * Headless Chromium with our own arguments (web security on).
+ *
+ * @example
+ * ```ts
+ * const browser = await launchChromium();
+ * const page = await browser.newPage();
+ * ```
+ */
+export async function launchChromium(source: ChromiumSource = 'auto'): Promise<Browser> {
+  return chromium.launch({ executablePath: await chromiumExecutable(source), args: [...CHROMIUM_ARGS] });
+}

@@ -4,6 +4,9 @@
 export { createAgent } from './agent/create-agent.js';
 export type { Agent, AgentConfig, TurnOutcome } from './agent/create-agent.js';
 export { runToolLoop } from './loop/run-tool-loop.js';
+export { resumeTurn } from './loop/resume-turn.js';
+export type { ResumeOptions } from './loop/resume-turn.js';
+export type { ResumeDecision } from './loop/check-snapshot.js';
 export type { TurnInput } from './core/turn-input.js';
 export type { Ingress } from './core/ingress.js';
 export type { ChatMessage, ToolCallMessagePart } from './core/messages.js';
@@ -65,4 +68,5 @@ export {
   DuplicateToolError,
   ToolTimeoutError,
   ConfigurationError,
+  SnapshotMismatchError,
 } from './core/errors.js';

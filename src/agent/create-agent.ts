@@ -1,5 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
-import { lastValueFrom, type Observable } from 'rxjs';
+import { defer, lastValueFrom, type Observable } from 'rxjs';
 import type { ApprovalPort } from '../approval/approval-port.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { DoneReason, TokenUsage, ToolObserver, TurnEvent } from '../core/events.js';
@@ -19,6 +19,10 @@ import { resolveKnobs, type KnobsInput } from '../core/knobs.js';
 import type { ChatMessage } from '../core/messages.js';
 import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { runToolLoop } from '../loop/run-tool-loop.js';
+import { resumeTurn, type ResumeOptions } from '../loop/resume-turn.js';
+import type { ApprovalRequest } from '../core/approval-request.js';
+import type { Ingress } from '../core/ingress.js';
+import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import { instrumentRun } from './instrument-run.js';
 import type { TelemetryOptions } from '../observe/telemetry-options.js';
 import type { TurnInput } from '../core/turn-input.js';
@@ -69,6 +73,10 @@ export interface TurnOutcome {
   readonly iterations: number;
   /** Token usage summed over the turn's provider requests. */
   readonly usage: TokenUsage;
+  /** When 'paused': the turn as data, for `agent.resume`. */
+  readonly snapshot?: TurnSnapshot;
+  /** When 'paused': the approval requests waiting. */
+  readonly pending?: readonly ApprovalRequest[];
 }
 
 export interface Agent {
@@ -78,6 +86,12 @@ export interface Agent {
   run(input: TurnInput): Observable<TurnEvent>;
   /** Runs the turn to its `done` event; rejects with the turn's ToolLoopError. */
   complete(input: TurnInput): Promise<TurnOutcome>;
+  /**
+   * Continues a turn that parked at an approval (`reason: 'paused'`), here or in another process,
+   * with a decision for each pending request; a snapshot that does not match fails closed with a
+   * `SnapshotMismatchError` and runs nothing.
+   */
+  resume(snapshot: TurnSnapshot, options: ResumeOptions): Observable<TurnEvent>;
 }
 
 /**
@@ -123,7 +137,17 @@ export function createAgent(config: AgentConfig): Agent {
     complete: async (input) => {
       const done = await lastValueFrom(instrumentRun(resolved, input, runToolLoop));
       if (done.type !== 'done') throw new ConfigurationError('The turn ended without a done event.');
-      return { text: done.text, reason: done.reason, history: done.history, iterations: done.iterations, usage: done.usage };
+      const { text, reason, history, iterations, usage, snapshot, pending } = done;
+      return { text, reason, history, iterations, usage, ...(reason === 'paused' ? { snapshot, pending } : {}) };
     },
+    resume: (snapshot, options) =>
+      defer(() => {
+        const ingress = (snapshot as { ingress?: unknown } | null)?.ingress;
+        const input: TurnInput = { message: '', ...(isIngress(ingress) ? { ingress } : {}) };
+        return instrumentRun(resolved, input, (r) => resumeTurn(r, snapshot, options));
+      }),
   };
 }
+
+const isIngress = (value: unknown): value is Ingress =>
+  typeof value === 'object' && value !== null && typeof (value as { channel?: unknown }).channel === 'string';

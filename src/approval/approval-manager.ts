@@ -9,10 +9,17 @@ import type {
   ApprovalPort,
   ApprovalRequest,
   ApprovalVerdict,
+  DecideOptions,
 } from './approval-port.js';
 import { answerInput, isPendingAnswer } from './answer-input.js';
 import { nonInteractiveApproval } from './non-interactive-approval.js';
 import { sanitizeReplacement } from './sanitize-replacement.js';
+import { PAUSE_TURN } from './pause-for-approval.js';
+
+/** A decision that was made (not a pause). */
+type Decided = ApprovalDecision & { readonly decision: ApprovalAuditEntry['decision'] };
+
+const PAUSED: ApprovalDecision = Object.freeze({ decision: 'pause', decidedBy: 'pause', byOperator: false });
 
 /** Options of an `ApprovalManager` beyond its policy and front door. */
 export interface ApprovalManagerOptions {
@@ -71,19 +78,29 @@ export class ApprovalManager implements ApprovalPort {
     return this.verdict(toolName) === 'prompt';
   }
 
-  decide(request: ApprovalRequest, options: { readonly now?: () => number } = {}): Observable<ApprovalDecision> {
+  decide(request: ApprovalRequest, options: DecideOptions = {}): Observable<ApprovalDecision> {
     return new Observable<ApprovalDecision>((subscriber) => {
       const controller = new AbortController();
       let settled = false;
-      const settle = (answer: unknown, error?: unknown): void => {
+      const settle = (answer: unknown, error?: unknown, decidedBy = this.frontDoor.name): void => {
         if (settled) return;
         settled = true;
-        const decision = this.#toDecision(answer, error);
+        if (answer === PAUSE_TURN) {
+          // parked: nothing is decided or recorded until the turn resumes with an answer
+          subscriber.next(PAUSED);
+          subscriber.complete();
+          return;
+        }
+        const decision = this.#toDecision(answer, error, decidedBy);
         if (decision.decision === 'always') this.#allowed.add(request.toolName);
         this.#record(request, decision, options.now ?? Date.now);
         subscriber.next(decision);
         subscriber.complete();
       };
+      if (options.answer !== undefined) {
+        settle(options.answer.value, undefined, options.answer.decidedBy);
+        return;
+      }
       let input: unknown;
       try {
         input = this.frontDoor.ask(request, controller.signal);
@@ -105,8 +122,7 @@ export class ApprovalManager implements ApprovalPort {
     });
   }
 
-  #toDecision(answer: unknown, error: unknown): ApprovalDecision {
-    const by = this.frontDoor.name;
+  #toDecision(answer: unknown, error: unknown, by: string): Decided {
     if (typeof answer === 'string') {
       const word = answer.trim().toLowerCase();
       if (word === 'yes' || word === 'no' || word === 'always') return { decision: word, decidedBy: by, byOperator: true };
@@ -117,7 +133,7 @@ export class ApprovalManager implements ApprovalPort {
     return { decision: 'no', decidedBy: 'policy', byOperator: false, ...(error !== undefined ? { error } : {}) };
   }
 
-  #record(request: ApprovalRequest, decision: ApprovalDecision, now: () => number): void {
+  #record(request: ApprovalRequest, decision: Decided, now: () => number): void {
     const entry: ApprovalAuditEntry = Object.freeze({
       timestamp: new Date(now()).toISOString(),
       requestId: request.requestId,

@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { ApprovalRequest } from '../core/approval-request.js';
 
 /** How much an approval policy lets run without asking. */
 export type ApprovalLevel = 'full' | 'readonly' | 'supervised';
@@ -10,16 +11,7 @@ export type ApprovalLevel = 'full' | 'readonly' | 'supervised';
  */
 export type ApprovalVerdict = 'approve' | 'allow' | 'prompt';
 
-/** What an operator is asked to decide. */
-export interface ApprovalRequest {
-  readonly requestId: string;
-  readonly toolName: string;
-  readonly arguments: unknown;
-  /** The redacted, shortened argument summary shown to the operator. */
-  readonly argumentsSummary: string;
-  /** The channel the turn came in on. */
-  readonly channel: string;
-}
+export type { ApprovalRequest } from '../core/approval-request.js';
 
 /** An operator's answer; `null` means nobody could answer (policy then denies). */
 export type ApprovalAnswer = 'yes' | 'no' | 'always' | { readonly replaceWith: string } | null;
@@ -43,7 +35,8 @@ export interface ApprovalFrontDoor {
 
 /** How a prompt was decided. An unanswerable prompt is `no`, decided by 'policy', not by an operator. */
 export interface ApprovalDecision {
-  readonly decision: 'yes' | 'no' | 'always' | 'replace';
+  /** `pause`: the front door parked the turn (`pauseForApproval`); nothing is decided or recorded yet. */
+  readonly decision: 'yes' | 'no' | 'always' | 'replace' | 'pause';
   /** The front door's name for an operator's answer; 'policy' when nobody answered. */
   readonly decidedBy: string;
   readonly byOperator: boolean;
@@ -51,6 +44,13 @@ export interface ApprovalDecision {
   readonly replacement?: string;
   /** Why the prompt was unanswerable, when a front door failed. */
   readonly error?: unknown;
+}
+
+/** How `decide` runs: the clock for the audit entry, and an answer given in advance (a resumed turn's). */
+export interface DecideOptions {
+  readonly now?: () => number;
+  /** The operator's answer, already given (`agent.resume`): the front door is not asked. */
+  readonly answer?: { readonly value: ApprovalAnswer; readonly decidedBy: string };
 }
 
 /** What the preparation pipeline needs from an approval manager. `ApprovalManager` implements it. */
@@ -63,5 +63,5 @@ export interface ApprovalPort {
    * Asks the front door (on subscription) and emits exactly one decision, recorded in the audit
    * log; unsubscribing first withdraws the question and records nothing.
    */
-  decide(request: ApprovalRequest, options?: { readonly now?: () => number }): Observable<ApprovalDecision>;
+  decide(request: ApprovalRequest, options?: DecideOptions): Observable<ApprovalDecision>;
 }

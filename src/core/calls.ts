@@ -1,4 +1,5 @@
-import type { SlotOutcome } from './events.js';
+import type { ApprovalRequest } from './approval-request.js';
+import type { SlotOutcome } from './outcome.js';
 import type { Tool } from './tool.js';
 
 /** A tool call as parsed from a provider response, with its slot in the batch. */
@@ -33,6 +34,8 @@ export interface PreparedCall {
   readonly filled?: FilledSlot;
   /** An approval prompt was needed for this call (forces a sequential batch). */
   readonly prompted?: boolean;
+  /** The approval front door parked the turn at this call (`pauseForApproval`): the request waiting. */
+  readonly paused?: ApprovalRequest;
   /**
    * `args` as key-sorted JSON, set by the dedup guard (the last step) on the one call per tool
    * and key it lets through in a batch; the loop detector relies on both. A step that changes

@@ -73,3 +73,12 @@ export class ToolTimeoutError extends ToolLoopError {
 export class ConfigurationError extends ToolLoopError {
   readonly code = 'configuration_error';
 }
+
+/**
+ * A turn snapshot that cannot be resumed by this agent: an unknown version, a malformed
+ * snapshot, another agent's, a pending call whose tool the agent no longer has or whose schema
+ * changed, or decisions that do not match the pending requests. Nothing runs.
+ */
+export class SnapshotMismatchError extends ToolLoopError {
+  readonly code = 'snapshot_mismatch';
+}

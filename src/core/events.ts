@@ -1,20 +1,12 @@
+import type { ApprovalRequest } from './approval-request.js';
 import type { ChatMessage } from './messages.js';
+import type { SlotOutcome } from './outcome.js';
+import type { TurnSnapshot } from './turn-snapshot.js';
 
-/** How a slot ended. */
-export type SlotOutcome =
-  | 'executed'
-  | 'failed'
-  | 'denied'
-  | 'replaced'
-  | 'hook-cancelled'
-  | 'deduplicated'
-  | 'interrupted'
-  | 'unknown'
-  | 'excluded'
-  | 'invalid-arguments';
+export type { SlotOutcome };
 
 /** Why a turn ended. */
-export type DoneReason = 'final' | 'max-iterations' | 'cancelled';
+export type DoneReason = 'final' | 'max-iterations' | 'cancelled' | 'paused';
 
 /** Everything a turn emits, as a readonly discriminated union on `type`. */
 export type TurnEvent =
@@ -65,6 +57,10 @@ export type TurnEvent =
       readonly iterations: number;
       /** Token usage summed over the turn's provider requests (zeros when the provider reports none). */
       readonly usage: TokenUsage;
+      /** When 'paused': the turn as data, to continue with `agent.resume(snapshot, { decisions })`. */
+      readonly snapshot?: TurnSnapshot;
+      /** When 'paused': the approval requests waiting for a decision. */
+      readonly pending?: readonly ApprovalRequest[];
     };
 
 /** Tokens a provider reported. */

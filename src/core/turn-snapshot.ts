@@ -1,5 +1,6 @@
 import type { ParsedCall } from './calls.js';
-import type { SlotOutcome } from './events.js';
+import type { ApprovalRequest } from './approval-request.js';
+import type { SlotOutcome } from './outcome.js';
 import type { Ingress } from './ingress.js';
 import type { ChatMessage } from './messages.js';
 
@@ -23,6 +24,8 @@ export interface TurnSnapshot {
   readonly conversationId?: string;
   /** Where the turn came from, with its turn id and agent alias settled. */
   readonly ingress: Ingress & { readonly turnId: string; readonly agentAlias: string };
+  /** What decides the turn's tools: the user's message (filter groups) and the run's narrowing. */
+  readonly scope: { readonly message: string; readonly tools?: readonly string[] };
   /** The input history, the user message, then each round. */
   readonly history: readonly ChatMessage[];
   /** Iterations counted so far (the provider requests sent, the summary request included). */
@@ -78,13 +81,24 @@ export interface BatchSnapshot {
   readonly calls: readonly ParsedCall[];
   /** Each slot's state, by slot. */
   readonly slots: readonly SlotState[];
+  /** Prompt-loop signatures of the calls prompted in this batch so far. */
+  readonly promptedInBatch: readonly string[];
+  /** A fingerprint of each prepared tool's parameter schema: a resume whose tool changed fails closed. */
+  readonly toolSchemas: Readonly<Record<string, string>>;
 }
 
 /** Where one slot of a batch in flight stands. */
 export type SlotState =
   | { readonly state: 'pending' }
-  /** Waiting for an approval decision (the request the operator was shown). */
-  | { readonly state: 'awaiting-approval'; readonly requestId: string; readonly name: string; readonly args: Record<string, unknown> }
+  /** Waiting for an approval decision: the request the operator was shown, and the call as the gate saw it. */
+  | {
+      readonly state: 'awaiting-approval';
+      readonly request: ApprovalRequest;
+      readonly name: string;
+      readonly args: Record<string, unknown>;
+      /** The call's prompt-loop signature, when the guard recorded one. */
+      readonly signature?: string;
+    }
   /** Decided by preparation without running (denied, unknown, deduplicated, …): its outcome and model-visible text. */
   | {
       readonly state: 'filled';
@@ -95,7 +109,17 @@ export type SlotState =
       readonly success: boolean;
     }
   /** Prepared and ready to run with these (final) name and arguments. */
-  | { readonly state: 'ready'; readonly name: string; readonly args: Record<string, unknown>; readonly approved: boolean }
+  | {
+      readonly state: 'ready';
+      readonly name: string;
+      readonly args: Record<string, unknown>;
+      /** The gate approved it (an operator or policy): its `approved` marker reads true. */
+      readonly approved: boolean;
+      /** An approval prompt was needed (the batch runs sequentially). */
+      readonly prompted: boolean;
+      /** The key-sorted arguments the dedup guard recorded. */
+      readonly argsKey?: string;
+    }
   /** Started and not finished: after a crash it is closed `interrupted` (or run again when idempotent). */
   | { readonly state: 'running'; readonly name: string; readonly args: Record<string, unknown> }
   | { readonly state: 'done'; readonly result: SlotResultData };

@@ -3,7 +3,9 @@ import type { ChatMessage } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
 import type { TurnEvent } from '../core/events.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
-import { dispatchCalls } from '../execute/dispatch-calls.js';
+import type { PreparedCall } from '../core/calls.js';
+import { collectBatch } from '../execute/collect-batch.js';
+import { dispatchBatch } from '../execute/dispatch-calls.js';
 import { orderBySlot } from '../execute/order-by-slot.js';
 import { prepareCalls } from '../prep/prepare-calls.js';
 import { buildRequest } from '../request/build-request.js';
@@ -13,7 +15,10 @@ import { appendReceipts } from '../results/append-receipts.js';
 import { LoopDetector } from '../results/loop-detector.js';
 import { continueWith } from '../runtime/continue-with.js';
 import { iterationContext } from '../runtime/iteration-context.js';
-import type { IterationContext, TurnContext } from '../runtime/resolved-execution.js';
+import { createPrepContext } from '../runtime/prep-context.js';
+import type { IterationContext, PrepContext, TurnContext } from '../runtime/resolved-execution.js';
+import { parkStep } from './park-step.js';
+import type { Round } from './round.js';
 import { appendRound } from './append-round.js';
 import { collectRound, type RoundResults } from './collect-round.js';
 import { doneStep, nextStep, type IterationStep } from './iteration-step.js';
@@ -71,13 +76,42 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
   }
   const parsed = parseResponse(it, response);
   if (parsed.calls.length === 0) return of(answered(it, response, parsed, usage));
-  return from(parsed.calls).pipe(
-    prepareCalls(it), // concatMap over the calls, in slot order; events (approvals) on the way
-    takeUntil(it.turn.cancel$), // a pending prompt is withdrawn; unprepared slots close `interrupted`
-    dispatchCalls(it, parsed.calls), // mergeMap(executeOne, cap) | concatMap(executeOne), takeUntil(cancel$)
-    orderBySlot(), // results back in slot order (events pass as they come)
-    collectRound(),
-    continueWith((round: RoundResults) => afterRound(it, response, parsed, round, usage)),
+  const ctx = createPrepContext(it);
+  const round: Round = { text: response.text, fromText: parsed.fromText, calls: parsed.calls };
+  // concatMap over the calls, in slot order; events (approvals) on the way
+  return playRound(it, round, from(parsed.calls).pipe(prepareCalls(it, it.resolved.prepSteps, ctx)), ctx, usage);
+}
+
+/**
+ * A round's prepared calls to its next step: a pending prompt is withdrawn on cancel (unprepared
+ * slots close `interrupted`); a batch parked at an approval ends the turn 'paused'; otherwise
+ * the batch is dispatched — mergeMap(executeOne, cap) | concatMap(executeOne), takeUntil(cancel$)
+ * — its results put back in slot order (events pass as they come) and collected for history.
+ *
+ * @example
+ * ```ts
+ * playRound(it, round, from(round.calls).pipe(prepareCalls(it, steps, ctx)), ctx, usage);
+ * ```
+ */
+export function playRound(
+  it: IterationContext,
+  round: Round,
+  prepared$: Observable<TurnEvent | PreparedCall>,
+  ctx: PrepContext,
+  usage: TurnSnapshot['usage'],
+): Observable<TurnEvent | IterationStep> {
+  return prepared$.pipe(
+    takeUntil(it.turn.cancel$),
+    collectBatch(round.calls),
+    continueWith((batch: PreparedCall[]) =>
+      batch.some((call) => call.paused !== undefined)
+        ? of(parkStep(it, round, batch, ctx, usage))
+        : dispatchBatch(it, batch).pipe(
+            orderBySlot(),
+            collectRound(),
+            continueWith((results: RoundResults) => afterRound(it, round, results, usage)),
+          ),
+    ),
   );
 }
 
@@ -101,20 +135,14 @@ function answered(it: IterationContext, response: ModelResponse, parsed: ParsedR
 }
 
 /** The round joins history; then the loop detector, cancellation and the iteration cap decide. */
-function afterRound(
-  it: IterationContext,
-  response: ModelResponse,
-  parsed: ParsedResponse,
-  round: RoundResults,
-  usage: TurnSnapshot['usage'],
-): Observable<TurnEvent | IterationStep> {
+function afterRound(it: IterationContext, round: Round, collected: RoundResults, usage: TurnSnapshot['usage']): Observable<TurnEvent | IterationStep> {
   const { resolved, snapshot } = it;
   const history = [...snapshot.history];
-  appendRound(history, { text: response.text, calls: parsed.calls, results: round.results, textMode: parsed.fromText });
-  const receipts = round.receipts.length > 0 ? [...snapshot.receipts, ...round.receipts] : snapshot.receipts;
+  appendRound(history, { text: round.text, calls: round.calls, results: collected.results, textMode: round.fromText });
+  const receipts = collected.receipts.length > 0 ? [...snapshot.receipts, ...collected.receipts] : snapshot.receipts;
   if (it.turn.cancelled()) return of(doneStep(nextSnapshot(it, { history, receipts, usage }), '', 'cancelled'));
   const detector = new LoopDetector(resolved.knobs.loopDetection, snapshot.loopWindow);
-  const loop = detector.check(round.results);
+  const loop = detector.check(collected.results);
   if (loop.verdicts.length > 0) resolved.logger.warn({ turnId: it.turn.turnId, loop: loop.verdicts }, 'loop detector');
   const { abort } = loop;
   if (abort) return throwError(() => new LoopAbortedError(abort.tool, abort.text, history));

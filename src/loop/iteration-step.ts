@@ -1,10 +1,18 @@
+import type { ApprovalRequest } from '../core/approval-request.js';
 import type { DoneReason } from '../core/events.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 
 /** What one iteration decided: run another from `snapshot`, or end the turn with it. */
 export type IterationStep =
   | { readonly kind: 'next'; readonly snapshot: TurnSnapshot }
-  | { readonly kind: 'done'; readonly snapshot: TurnSnapshot; readonly text: string; readonly reason: DoneReason };
+  | {
+      readonly kind: 'done';
+      readonly snapshot: TurnSnapshot;
+      readonly text: string;
+      readonly reason: DoneReason;
+      /** When 'paused': the approval requests waiting. */
+      readonly pending?: readonly ApprovalRequest[];
+    };
 
 /**
  * Another iteration, from `snapshot`.

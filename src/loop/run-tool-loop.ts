@@ -73,6 +73,7 @@ export function endTurn(): OperatorFunction<TurnEvent | IterationStep, TurnEvent
             history: snapshot.history as TurnEventDone['history'],
             iterations: snapshot.iteration,
             usage: snapshot.usage,
+            ...(value.reason === 'paused' ? { snapshot, pending: value.pending ?? [] } : {}),
           });
         },
         error: (err: unknown) => subscriber.error(err),

@@ -15,7 +15,7 @@ export const EMPTY_LOOP_WINDOW: LoopWindow = Object.freeze({ names: [], argsJson
  * iterate(turn, startSnapshot(turn, input));
  * ```
  */
-export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message' | 'history'>): TurnSnapshot {
+export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message' | 'history' | 'tools'>): TurnSnapshot {
   const { resolved } = turn;
   return {
     version: TURN_SNAPSHOT_VERSION,
@@ -23,6 +23,7 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
     turnId: turn.turnId,
     ...(turn.conversationId !== undefined ? { conversationId: turn.conversationId } : {}),
     ingress: turn.ingress,
+    scope: input.tools !== undefined ? { message: input.message, tools: [...input.tools] } : { message: input.message },
     history: [...(input.history ?? []), { role: 'user', content: input.message }],
     iteration: 0,
     model: resolved.model,

@@ -1,7 +1,9 @@
-import { concat, concatAll, defer, map, type Observable, of } from 'rxjs';
+import { concat, concatAll, defer, map, type Observable, of, throwError } from 'rxjs';
+import type { ApprovalRequest } from '../core/approval-request.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { TurnEvent } from '../core/events.js';
 import { DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from '../approval/approval-texts.js';
-import type { ApprovalDecision, ApprovalPort } from '../approval/approval-port.js';
+import type { ApprovalAnswer, ApprovalDecision, ApprovalPort } from '../approval/approval-port.js';
 import { summarizeArgs } from '../approval/summarize-args.js';
 import { texts, type PreparedCall } from '../core/calls.js';
 import type { PrepContext, PrepStep } from '../runtime/resolved-execution.js';
@@ -45,27 +47,61 @@ function prompt(approval: ApprovalPort, call: PreparedCall, ctx: PrepContext): O
   return defer(() => {
     const requestId = resolved.ids();
     const argumentsSummary = summarizeArgs(call.args, call.tool!.approvalMarker ? APPROVED : undefined);
-    const request = { requestId, toolName, arguments: call.args, argumentsSummary, channel: turn.ingress.channel };
+    const request: ApprovalRequest = { requestId, toolName, arguments: call.args, argumentsSummary, channel: turn.ingress.channel };
     const asked: TurnEvent = { type: 'approval-request', requestId, toolName, argumentsSummary };
-    const decided = approval.decide(request, { now: () => resolved.clock.now() }).pipe(
-      map((decision) => {
-        if (decision.error !== undefined) {
-          resolved.logger.warn({ err: decision.error, tool: toolName, requestId }, 'approval front door failed; denied by policy');
-        }
-        const event: TurnEvent = {
-          type: 'approval-decision',
-          requestId,
-          toolName,
-          decision: decision.decision,
-          decidedBy: decision.decidedBy,
-          byOperator: decision.byOperator,
-        };
-        return [event, settle(call, decision, ctx)] as const;
-      }),
-    );
-    // the request event, then the decision event and the settled call
-    return concat(of(asked), decided.pipe(concatAll()));
+    // the request event, then the decision event and the settled call (or the call, parked)
+    return concat(of(asked), decided(approval, call, request, ctx));
   });
+}
+
+/**
+ * Settles a call that waits for a decision: the answer given when the turn parked at it
+ * (`agent.resume`) goes through the approval manager like a front door's (audit log, allow-list),
+ * then the decision event and the settled call follow, as for an answer that came at once.
+ *
+ * @example
+ * ```ts
+ * resumeApproval(call, request, { value: 'yes', decidedBy: 'console' }, ctx).subscribe();
+ * ```
+ */
+export function resumeApproval(
+  call: PreparedCall,
+  request: ApprovalRequest,
+  answer: { readonly value: ApprovalAnswer; readonly decidedBy: string },
+  ctx: PrepContext,
+): Observable<PreparedCall | TurnEvent> {
+  const approval = ctx.resolved.approval;
+  if (!approval) return throwError(() => new ConfigurationError('A parked approval can only be resumed by an agent with an approval manager.'));
+  return decided(approval, call, request, ctx, answer);
+}
+
+function decided(
+  approval: ApprovalPort,
+  call: PreparedCall,
+  request: ApprovalRequest,
+  ctx: PrepContext,
+  answer?: { readonly value: ApprovalAnswer; readonly decidedBy: string },
+): Observable<PreparedCall | TurnEvent> {
+  const { resolved } = ctx;
+  const { requestId, toolName } = request;
+  return approval.decide(request, { now: () => resolved.clock.now(), answer }).pipe(
+    map((decision) => {
+      if (decision.decision === 'pause') return [{ ...call, paused: request }] as const; // parked: no decision yet
+      if (decision.error !== undefined) {
+        resolved.logger.warn({ err: decision.error, tool: toolName, requestId }, 'approval front door failed; denied by policy');
+      }
+      const event: TurnEvent = {
+        type: 'approval-decision',
+        requestId,
+        toolName,
+        decision: decision.decision,
+        decidedBy: decision.decidedBy,
+        byOperator: decision.byOperator,
+      };
+      return [event, settle(call, decision, ctx)] as const;
+    }),
+    concatAll(),
+  );
 }
 
 function settle(call: PreparedCall, decision: ApprovalDecision, ctx: PrepContext): PreparedCall {

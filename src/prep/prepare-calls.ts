@@ -57,19 +57,28 @@ export const defaultPrepSteps: readonly PrepStep[] = Object.freeze([
 export function prepareCalls(
   iteration: IterationContext,
   steps: readonly PrepStep[] = iteration.resolved.prepSteps,
+  ctx?: PrepContext,
 ): OperatorFunction<ParsedCall, TurnEvent | PreparedCall> {
   return (source) =>
     defer(() => {
-      const ctx = createPrepContext(iteration);
-      return source.pipe(concatMap((call) => prepareOne(toPrepared(call), 0, steps, ctx)));
+      const batch = ctx ?? createPrepContext(iteration);
+      return source.pipe(
+        concatMap((call) => continuePreparation(toPrepared(call), 0, steps, batch)),
+        takeWhile((value) => isTurnEvent(value) || value.paused === undefined, true), // a parked call is the last
+      );
     });
 }
 
 /**
- * Runs the steps from `first` on until the call is filled or ready; a step that waits resumes
- * the call at the next step with the first call it emits.
+ * Runs the steps from `first` on until the call is filled, ready or parked; a step that waits
+ * resumes the call at the next step with the first call it emits.
+ *
+ * @example
+ * ```ts
+ * continuePreparation(approvedCall, steps.indexOf(approvalGate) + 1, steps, ctx); // a resumed turn
+ * ```
  */
-function prepareOne(call: PreparedCall, first: number, steps: readonly PrepStep[], ctx: PrepContext): Observable<TurnEvent | PreparedCall> {
+export function continuePreparation(call: PreparedCall, first: number, steps: readonly PrepStep[], ctx: PrepContext): Observable<TurnEvent | PreparedCall> {
   let current = call;
   for (let i = first; i < steps.length && !current.filled; i++) {
     const next = steps[i](current, ctx);
@@ -80,7 +89,7 @@ function prepareOne(call: PreparedCall, first: number, steps: readonly PrepStep[
     }
     return from(next).pipe(
       takeWhile((value) => isTurnEvent(value), true), // events, then the first call
-      continueWith((decided: PreparedCall) => prepareOne(decided, i + 1, steps, ctx)),
+      continueWith((decided: PreparedCall) => (decided.paused ? of(decided) : continuePreparation(decided, i + 1, steps, ctx))),
     );
   }
   return of(current);

@@ -119,10 +119,18 @@ describe('TurnSnapshot: a turn as plain data', () => {
         ],
         slots: [
           { state: 'done', result: { slot: 0, id: 'a', name: 'lookup', outcome: 'executed', success: true, content: 'v', output: 'v', durationMs: 3 } },
-          { state: 'awaiting-approval', requestId: 'r1', name: 'write', args: { text: 'x', approved: false } },
+          {
+            state: 'awaiting-approval',
+            request: { requestId: 'r1', toolName: 'write', arguments: { text: 'x', approved: false }, argumentsSummary: 'text: x', channel: 'cli' },
+            name: 'write',
+            args: { text: 'x', approved: false },
+            signature: 'write {"text":"x"}',
+          },
           { state: 'filled', name: 'nope', args: {}, outcome: 'unknown', output: 'Unknown tool: nope', success: false },
           { state: 'pending' },
         ],
+        promptedInBatch: ['write {"text":"x"}'],
+        toolSchemas: { lookup: 'sha256:00', write: 'sha256:01' },
       },
     };
     expect(roundTrip(snapshot)).toEqual(snapshot);

@@ -1,0 +1,10 @@
+/** What an operator is asked to decide. */
+export interface ApprovalRequest {
+  readonly requestId: string;
+  readonly toolName: string;
+  readonly arguments: unknown;
+  /** The redacted, shortened argument summary shown to the operator. */
+  readonly argumentsSummary: string;
+  /** The channel the turn came in on. */
+  readonly channel: string;
+}

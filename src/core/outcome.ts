@@ -1,0 +1,12 @@
+/** How a slot ended. */
+export type SlotOutcome =
+  | 'executed'
+  | 'failed'
+  | 'denied'
+  | 'replaced'
+  | 'hook-cancelled'
+  | 'deduplicated'
+  | 'interrupted'
+  | 'unknown'
+  | 'excluded'
+  | 'invalid-arguments';

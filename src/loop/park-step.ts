@@ -1,0 +1,59 @@
+import type { PreparedCall } from '../core/calls.js';
+import type { BatchSnapshot, SlotState, TurnSnapshot } from '../core/turn-snapshot.js';
+import type { IterationContext, PrepContext } from '../runtime/resolved-execution.js';
+import type { IterationStep } from './iteration-step.js';
+import type { Round } from './round.js';
+import { toolFingerprint } from './tool-fingerprint.js';
+import { nextSnapshot } from './turn-snapshot.js';
+
+/**
+ * Parks the turn at the call that waits for an approval: the done step, reason 'paused', with a
+ * snapshot whose batch holds every slot's state — the slots before it prepared (ready, or filled
+ * by preparation), the waiting one as the gate left it, the ones after it not prepared yet — and
+ * the request waiting. Nothing of the batch has run; the round is not in history yet.
+ *
+ * @example
+ * ```ts
+ * if (batch.some((call) => call.paused)) return of(parkStep(it, round, batch, ctx, usage));
+ * ```
+ */
+export function parkStep(
+  it: IterationContext,
+  round: Round,
+  batch: readonly PreparedCall[],
+  ctx: PrepContext,
+  usage: TurnSnapshot['usage'],
+): IterationStep {
+  const at = batch.findIndex((call) => call.paused !== undefined);
+  const parked = batch[at];
+  const toolSchemas: Record<string, string> = {};
+  const slots = batch.map((call, slot): SlotState => {
+    if (slot > at) return { state: 'pending' };
+    if (call.tool) toolSchemas[call.tool.name] = toolFingerprint(call.tool);
+    if (slot === at) {
+      const signature = ctx.promptSignatureBySlot.get(slot);
+      return { state: 'awaiting-approval', request: parked.paused!, name: call.name, args: call.args, ...(signature !== undefined ? { signature } : {}) };
+    }
+    if (call.filled) {
+      const { outcome, output, success } = call.filled;
+      return { state: 'filled', name: call.name, args: call.args, outcome, output, success };
+    }
+    return {
+      state: 'ready',
+      name: call.name,
+      args: call.args,
+      approved: ctx.approved.has(slot),
+      prompted: call.prompted === true,
+      ...(call.argsKey !== undefined ? { argsKey: call.argsKey } : {}),
+    };
+  });
+  const inFlight: BatchSnapshot = {
+    text: round.text,
+    fromText: round.fromText,
+    calls: round.calls,
+    slots,
+    promptedInBatch: [...ctx.promptedInBatch],
+    toolSchemas,
+  };
+  return { kind: 'done', snapshot: nextSnapshot(it, { usage, batch: inFlight }), text: '', reason: 'paused', pending: [parked.paused!] };
+}

@@ -1,0 +1,76 @@
+import { concat, defer, from, type Observable, of } from 'rxjs';
+import type { PreparedCall } from '../core/calls.js';
+import type { TurnEvent } from '../core/events.js';
+import type { SlotState } from '../core/turn-snapshot.js';
+import { approvalGate, resumeApproval } from '../prep/approval-gate.js';
+import { continuePreparation, prepareCalls } from '../prep/prepare-calls.js';
+import { continueWith } from '../runtime/continue-with.js';
+import { iterationContext } from '../runtime/iteration-context.js';
+import { createPrepContext } from '../runtime/prep-context.js';
+import type { PrepContext, TurnContext } from '../runtime/resolved-execution.js';
+import type { CheckedSnapshot } from './check-snapshot.js';
+import { playRound } from './iterate.js';
+import type { IterationStep } from './iteration-step.js';
+
+/**
+ * Continues the iteration a turn parked in: the slots prepared before the parked call come back
+ * as they were, the parked call is settled with its decision (the decision event, then the rest
+ * of its preparation), the calls after it are prepared as usual, and the round plays on exactly
+ * as it would have with the answer given at once.
+ *
+ * ```
+ * snapshot: (batch: a ready, b awaiting, c pending)
+ * result:   y-…-(n|)       y: approval-decision for b; then the batch runs; n: the next step
+ * ```
+ * @example
+ * ```ts
+ * resumeIteration(turn, checkSnapshot(resolved, stored, decisions, () => turn.tools), 'console');
+ * ```
+ */
+export function resumeIteration(turn: TurnContext, checked: CheckedSnapshot, decidedBy: string): Observable<TurnEvent | IterationStep> {
+  return defer(() => {
+    const { snapshot, slot, request, answer } = checked;
+    const batch = snapshot.batch!;
+    const { batch: _inFlight, ...rest } = snapshot;
+    const it = iterationContext(turn, rest);
+    const ctx = createPrepContext(it);
+    for (const signature of batch.promptedInBatch) ctx.promptedInBatch.add(signature);
+    const before = batch.slots.slice(0, slot).map((state, at) => restore(state, at, checked, ctx));
+    const parked = restore(batch.slots[slot], slot, checked, ctx);
+    const steps = it.resolved.prepSteps;
+    const afterGate = steps.indexOf(approvalGate) + 1;
+    const prepared$ = concat(
+      from(before),
+      resumeApproval(parked, request, { value: answer, decidedBy }, ctx).pipe(
+        continueWith((decided: PreparedCall) => (decided.paused ? of(decided) : continuePreparation(decided, afterGate, steps, ctx))),
+      ),
+      from(batch.calls.slice(slot + 1)).pipe(prepareCalls(it, steps, ctx)),
+    );
+    return playRound(it, { text: batch.text, fromText: batch.fromText, calls: batch.calls }, prepared$, ctx, snapshot.usage);
+  });
+}
+
+/** A slot of the parked batch as the prepared call it was, its part of the batch's preparation state restored. */
+function restore(state: SlotState, slot: number, checked: CheckedSnapshot, ctx: PrepContext): PreparedCall {
+  const call = checked.snapshot.batch!.calls[slot];
+  const base = { call, slot: call.slot, id: call.id };
+  switch (state.state) {
+    case 'filled':
+      return { ...base, name: state.name, args: state.args, filled: { outcome: state.outcome, output: state.output, success: state.success } };
+    case 'ready': {
+      const tool = ctx.turn.tools.get(state.name);
+      if (state.approved) ctx.approved.add(slot);
+      if (state.argsKey !== undefined && tool) {
+        let seen = ctx.seen.get(tool.name);
+        if (seen === undefined) ctx.seen.set(tool.name, (seen = new Set()));
+        seen.add(state.argsKey);
+      }
+      return { ...base, name: state.name, args: state.args, tool, prompted: state.prompted, ...(state.argsKey !== undefined ? { argsKey: state.argsKey } : {}) };
+    }
+    case 'awaiting-approval':
+      if (state.signature !== undefined) ctx.promptSignatureBySlot.set(slot, state.signature);
+      return { ...base, name: state.name, args: state.args, tool: ctx.turn.tools.get(state.name), prompted: true };
+    default:
+      throw new Error(`slot ${slot} cannot be restored from state '${state.state}'`);
+  }
+}

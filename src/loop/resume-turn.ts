@@ -1,0 +1,55 @@
+import { defer, EMPTY, expand, type Observable } from 'rxjs';
+import type { TurnEvent } from '../core/events.js';
+import type { TurnSnapshot } from '../core/turn-snapshot.js';
+import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
+import { createTurnContext } from '../runtime/turn-context.js';
+import { checkSnapshot, type ResumeDecision } from './check-snapshot.js';
+import { iterate } from './iterate.js';
+import { isIterationStep } from './iteration-step.js';
+import { resumeIteration } from './resume-iteration.js';
+import { endTurn } from './run-tool-loop.js';
+
+/** How a parked turn continues. */
+export interface ResumeOptions {
+  /** A decision for each pending approval, keyed by its `requestId`. */
+  readonly decisions: Readonly<Record<string, ResumeDecision>>;
+  /** Cancels the resumed turn, like `TurnInput.signal`. */
+  readonly signal?: AbortSignal;
+  /** Who decided, as the decision event and the audit log record it. Default 'resume'. */
+  readonly decidedBy?: string;
+}
+
+/**
+ * Continues a turn that parked at an approval (`done` with reason 'paused'), in this process or
+ * another: the snapshot is checked (it fails closed with a `SnapshotMismatchError`, running
+ * nothing), the parked iteration plays on with the decision, and further iterations follow as
+ * in `runToolLoop`. The resumed turn emits the events the same turn would have emitted after
+ * the answer, and reaches the same history.
+ *
+ * ```
+ * resumed: y--r-i--t(d|)      y: the decision event; d: done (or 'paused' again)
+ * ```
+ * @example
+ * ```ts
+ * resumeTurn(agent.resolved, JSON.parse(stored), { decisions: { [requestId]: 'yes' } }).subscribe(render);
+ * ```
+ * @param resolved The agent's resolved bundle; the agent must be the one that parked the turn.
+ * @param snapshot The parked snapshot (as stored: it is validated).
+ * @param options The decisions, a signal, who decided.
+ * @return The rest of the turn's events, ending with `done`.
+ */
+export function resumeTurn(resolved: ResolvedAgentExecution, snapshot: TurnSnapshot | unknown, options: ResumeOptions): Observable<TurnEvent> {
+  return defer(() => {
+    let turn: ReturnType<typeof createTurnContext> | undefined;
+    const checked = checkSnapshot(resolved, snapshot, options.decisions ?? {}, (s) => {
+      turn = createTurnContext(resolved, { message: s.scope.message, tools: s.scope.tools, signal: options.signal, conversationId: s.conversationId, ingress: s.ingress });
+      return turn.tools;
+    });
+    const resumed = turn!;
+    return resumeIteration(resumed, checked, options.decidedBy ?? 'resume').pipe(
+      expand((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(resumed, value.snapshot) : EMPTY)),
+      endTurn(),
+    );
+  });
+}
+

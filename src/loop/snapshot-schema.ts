@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+const toolCallPart = z.object({
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+
+const chatMessage = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(toolCallPart).optional() }),
+  z.object({ role: z.literal('tool'), tool_call_id: z.string(), content: z.string() }),
+]);
+
+const args = z.record(z.string(), z.unknown());
+const outcome = z.enum([
+  'executed',
+  'failed',
+  'denied',
+  'replaced',
+  'hook-cancelled',
+  'deduplicated',
+  'interrupted',
+  'unknown',
+  'excluded',
+  'invalid-arguments',
+]);
+
+const approvalRequest = z.object({
+  requestId: z.string().min(1),
+  toolName: z.string(),
+  arguments: z.unknown(),
+  argumentsSummary: z.string(),
+  channel: z.string(),
+});
+
+const slotState = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('pending') }),
+  z.object({ state: z.literal('awaiting-approval'), request: approvalRequest, name: z.string(), args, signature: z.string().optional() }),
+  z.object({ state: z.literal('filled'), name: z.string(), args, outcome, output: z.string(), success: z.boolean() }),
+  z.object({ state: z.literal('ready'), name: z.string(), args, approved: z.boolean(), prompted: z.boolean(), argsKey: z.string().optional() }),
+  z.object({ state: z.literal('running'), name: z.string(), args }),
+  z.object({
+    state: z.literal('done'),
+    result: z.object({
+      slot: z.number().int().nonnegative(),
+      id: z.string(),
+      name: z.string(),
+      outcome,
+      success: z.boolean(),
+      content: z.string(),
+      output: z.string(),
+      durationMs: z.number(),
+      receipt: z.string().optional(),
+    }),
+  }),
+]);
+
+const parsedCall = z.object({
+  slot: z.number().int().nonnegative(),
+  id: z.string(),
+  name: z.string(),
+  args,
+  rawArguments: z.string(),
+  argsError: z.string().optional(),
+});
+
+const count = z.number().int().nonnegative();
+
+/**
+ * The shape of a `TurnSnapshot` (version 1), checked when a snapshot is loaded to resume a turn:
+ * a snapshot that does not match is refused before anything runs.
+ *
+ * @example
+ * ```ts
+ * const checked = turnSnapshotSchema.safeParse(JSON.parse(stored));
+ * ```
+ */
+export const turnSnapshotSchema = z.object({
+  version: z.number(),
+  agent: z.string(),
+  turnId: z.string().min(1),
+  conversationId: z.string().optional(),
+  ingress: z.looseObject({ channel: z.string(), turnId: z.string(), agentAlias: z.string() }),
+  scope: z.object({ message: z.string(), tools: z.array(z.string()).optional() }),
+  history: z.array(chatMessage),
+  iteration: count,
+  model: z.string().min(1),
+  malformedRetries: count,
+  notes: z.array(z.string()),
+  receipts: z.array(z.string()),
+  promptSignatures: z.record(z.string(), z.object({ iteration: count, approved: z.boolean() })),
+  loopWindow: z.object({
+    names: z.array(z.string()),
+    argsJson: z.array(z.string()),
+    outputs: z.array(z.string()),
+    batches: z.array(count),
+    start: count,
+    batch: count,
+  }),
+  activated: z.array(z.string()),
+  steering: z.array(z.string()),
+  usage: z.object({ inputTokens: count, outputTokens: count }),
+  batch: z
+    .object({
+      text: z.string(),
+      fromText: z.boolean(),
+      calls: z.array(parsedCall),
+      slots: z.array(slotState),
+      promptedInBatch: z.array(z.string()),
+      toolSchemas: z.record(z.string(), z.string()),
+    })
+    .optional(),
+});

@@ -13,12 +13,11 @@ import {
   type ApprovalFrontDoor,
   type ProviderRequest,
   type ResumeDecision,
-  type ScriptedStep,
   type TurnEvent,
   type TurnEventOf,
   type TurnSnapshot,
 } from '../../src/index.js';
-import { scriptedModel } from '../../src/testing/index.js';
+import { scriptedModel, type ScriptedStep } from '../../src/testing/index.js';
 
 type Done = TurnEventOf<'done'>;
 
@@ -170,7 +169,7 @@ describe('a snapshot that does not match fails closed: SnapshotMismatchError, an
       expect(failure).toBeInstanceOf(SnapshotMismatchError);
       expect((failure as Error).message).toMatch(message);
       expect(ran).toEqual([]);
-      expect((agent.resolved.provider as { requests: unknown[] }).requests).toEqual([]);
+      expect((agent.resolved.provider as unknown as { requests: unknown[] }).requests).toEqual([]);
       expect(approval.auditLog).toEqual([]);
     });
   }

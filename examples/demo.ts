@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProviderEvent, ProviderRequest, TurnEvent } from '../src/index.js';
-import { ApprovalManager, cliApproval, createAgent, DEFAULT_AUTO_APPROVE, nonInteractiveApproval } from '../src/index.js';
+import { ApprovalManager, cliApproval, createAgent, nonInteractiveApproval } from '../src/index.js';
 import { scriptedModel, type ScriptedResponse } from '../src/testing/index.js';
 import { providerFromEnv } from './provider-from-env.js';
 import { calculator } from './tools/calculator.js';
@@ -108,8 +108,9 @@ async function main(): Promise<void> {
   const real = providerFromEnv();
   // On a terminal the operator is asked; without one (CI, pipes) nobody can answer, so policy denies.
   const onTerminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  // calculator, file_read and clock declare risk 'read' and run without a prompt; file_delete ('write') asks.
   const approval = new ApprovalManager(
-    { level: 'supervised', autoApprove: [...DEFAULT_AUTO_APPROVE, 'clock'], alwaysAsk: ['file_delete'] },
+    { level: 'supervised', alwaysAsk: ['file_delete'] },
     onTerminal ? cliApproval() : nonInteractiveApproval(),
   );
   const agent = createAgent({

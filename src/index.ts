@@ -21,6 +21,7 @@ export type { ParsedCall, PreparedCall, SlotResult, FilledSlot } from './core/ca
 // --- tools
 export { defineTool } from './tool/define-tool.js';
 export type { DefineToolOptions } from './tool/define-tool.js';
+export { riskOf, TOOL_RISKS } from './core/tool-risk.js';
 export type {
   Tool,
   ToolResult,

@@ -17,17 +17,15 @@ export interface ConsoleDemoOptions {
   /** Default: the embedded scripted model (`consoleScript`). */
   readonly provider?: ModelProvider;
   readonly model?: string;
-  /** More tools next to the four of the demo (each needs approval unless auto-approved). */
+  /** More tools next to the four of the demo (each needs approval unless its risk is `'read'`). */
   readonly extraTools?: readonly Tool[];
 }
 
-/** Read-only tools run without a prompt; everything else (here `file_write`) asks the operator. */
-export const CONSOLE_AUTO_APPROVE: readonly string[] = ['calculator', 'file_read', 'clock'];
-
 /**
- * The console's demo agent: calculator, file_read and clock run on their own; `file_write`
- * needs the operator's approval from the web page (a supervised `ApprovalManager` whose front
- * door is the console). Successful executions carry receipts, shown on their cards.
+ * The console's demo agent: calculator, file_read and clock (risk `'read'`) run on their own;
+ * `file_write` (`'write'`) needs the operator's approval from the web page (a supervised
+ * `ApprovalManager` whose front door is the console). Successful executions carry receipts,
+ * shown on their cards.
  *
  * @example
  * ```ts
@@ -37,7 +35,7 @@ export const CONSOLE_AUTO_APPROVE: readonly string[] = ['calculator', 'file_read
  */
 export function createConsoleDemoAgent(options: ConsoleDemoOptions): Agent {
   const approval = new ApprovalManager(
-    { level: 'supervised', autoApprove: CONSOLE_AUTO_APPROVE },
+    { level: 'supervised' },
     backchannelApproval(options.request, { name: 'web-console' }),
   );
   return createAgent({

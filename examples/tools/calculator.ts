@@ -51,4 +51,5 @@ export const calculator = defineTool({
   description: 'Evaluates an arithmetic expression (+ - * / % ^ and parentheses).',
   parameters: z.object({ expression: z.string().min(1).describe('e.g. "2340 * 0.175"') }),
   execute: ({ expression }) => String(Number(evaluate(expression).toPrecision(12))),
+  risk: 'read',
 });

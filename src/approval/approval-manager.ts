@@ -8,6 +8,7 @@ import type {
   ApprovalLevel,
   ApprovalPort,
   ApprovalRequest,
+  ApprovalSubject,
   ApprovalVerdict,
   DecideOptions,
 } from './approval-port.js';
@@ -30,9 +31,9 @@ export interface ApprovalManagerOptions {
 }
 
 /**
- * Decides which tool calls need an operator, asks the front door, keeps the session allow-list
- * (filled by `always`) and the audit log of prompted decisions. One manager is one approval
- * session: give each agent (or each user session) its own.
+ * Decides which tool calls need an operator (by the tool's risk and the policy's names), asks
+ * the front door, keeps the session allow-list (filled by `always`) and the audit log of prompted
+ * decisions. One manager is one approval session: give each agent (or each user session) its own.
  *
  * @example
  * ```ts
@@ -70,12 +71,30 @@ export class ApprovalManager implements ApprovalPort {
     return this.#audit;
   }
 
-  verdict(toolName: string): ApprovalVerdict {
-    return this.#policy.verdict(toolName, this.#allowed);
+  /**
+   * What policy says about a tool now. Pass the tool so its risk counts; a bare name is a tool
+   * that declares no risk (`'write'`: only the named lists and the allow-list approve it).
+   *
+   * @example
+   * ```ts
+   * manager.verdict({ name: 'lookup', risk: 'read' }); // 'approve' in supervised
+   * manager.verdict('deploy');                         // 'prompt' unless listed
+   * ```
+   */
+  verdict(tool: ApprovalSubject | string): ApprovalVerdict {
+    return this.#policy.verdict(typeof tool === 'string' ? { name: tool } : tool, this.#allowed);
   }
 
-  needsPrompt(toolName: string): boolean {
-    return this.verdict(toolName) === 'prompt';
+  /**
+   * Whether policy requires asking an operator before this tool runs.
+   *
+   * @example
+   * ```ts
+   * manager.needsPrompt({ name: 'web_fetch', risk: 'egress' }); // true in supervised
+   * ```
+   */
+  needsPrompt(tool: ApprovalSubject | string): boolean {
+    return this.verdict(tool) === 'prompt';
   }
 
   decide(request: ApprovalRequest, options: DecideOptions = {}): Observable<ApprovalDecision> {

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { ApprovalRequest } from '../core/approval-request.js';
+import type { ToolRisk } from '../core/tool.js';
 
 /** How much an approval policy lets run without asking. */
 export type ApprovalLevel = 'full' | 'readonly' | 'supervised';
@@ -12,6 +13,15 @@ export type ApprovalLevel = 'full' | 'readonly' | 'supervised';
 export type ApprovalVerdict = 'approve' | 'allow' | 'prompt';
 
 export type { ApprovalRequest } from '../core/approval-request.js';
+
+/**
+ * What policy looks at: a tool's name and its declared risk (any `Tool` is one). A bare name, or
+ * no `risk`, counts as `'write'`.
+ */
+export interface ApprovalSubject {
+  readonly name: string;
+  readonly risk?: ToolRisk;
+}
 
 /** An operator's answer; `null` means nobody could answer (policy then denies). */
 export type ApprovalAnswer = 'yes' | 'no' | 'always' | { readonly replaceWith: string } | null;
@@ -55,10 +65,13 @@ export interface DecideOptions {
 
 /** What the preparation pipeline needs from an approval manager. `ApprovalManager` implements it. */
 export interface ApprovalPort {
-  /** What policy says about this tool now (the session allow-list included). */
-  verdict(toolName: string): ApprovalVerdict;
+  /**
+   * What policy says about this tool now (its risk and the session allow-list included). Pass the
+   * tool; a bare name is a tool without a declared risk.
+   */
+  verdict(tool: ApprovalSubject | string): ApprovalVerdict;
   /** Whether policy requires asking an operator before this tool runs. */
-  needsPrompt(toolName: string): boolean;
+  needsPrompt(tool: ApprovalSubject | string): boolean;
   /**
    * Asks the front door (on subscription) and emits exactly one decision, recorded in the audit
    * log; unsubscribing first withdraws the question and records nothing.

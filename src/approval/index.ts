@@ -8,6 +8,7 @@ export type {
   ApprovalPort,
   ApprovalLevel,
   ApprovalVerdict,
+  ApprovalSubject,
   ApprovalRequest,
   ApprovalAnswer,
   ApprovalAnswerInput,

@@ -51,8 +51,12 @@ export interface OpenAIToolSpec {
 /** Argument validation: the parsed value, or a model-visible message saying what is wrong. */
 export type ArgsCheck<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly message: string };
 
-/** How risky a tool is; `write` and `exec` tools are the ones approval policies care about. */
-export type ToolRisk = 'read' | 'write' | 'exec' | 'network';
+/**
+ * How risky a tool is, lowest first: `read` (only looks), `egress` (sends data out: web fetch,
+ * search, messages), `write` (changes state), `exec` (runs code or destroys). A tool that declares
+ * no risk counts as `write` (see `riskOf`). The old `'network'` level is now `'egress'`.
+ */
+export type ToolRisk = 'read' | 'egress' | 'write' | 'exec';
 
 /** A tool the loop can advertise and run. Build one with `defineTool` (or `mcpTools`). */
 export interface Tool<A = any> {
@@ -60,6 +64,7 @@ export interface Tool<A = any> {
   readonly description: string;
   readonly spec: ToolSpec;
   readonly openAI: OpenAIToolSpec;
+  /** Declared risk; none counts as `'write'` for approval and risk profiles (they fail closed). */
   readonly risk?: ToolRisk;
   /** The tool takes an `approved` argument that only an approval can set to true. */
   readonly approvalMarker: boolean;

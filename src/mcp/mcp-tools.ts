@@ -4,6 +4,7 @@ import { jsonSchemaCheck } from './json-schema-check.js';
 import type { McpClient, McpToolInfo } from './mcp-client.js';
 import { assertDistinctNames, assertNotBuiltIn } from './mcp-name-guard.js';
 import { mcpFailure, mcpResultToToolResult } from './mcp-result.js';
+import { mcpRisk } from './mcp-risk.js';
 import { assertServerName, mcpToolName } from './mcp-tool-name.js';
 
 /** Options of `mcpTools`. */
@@ -12,15 +13,24 @@ export interface McpToolsOptions {
   readonly server: string;
   /** Per-call timeout (the loop aborts the call, which cancels it on the server). */
   readonly timeoutMs?: number;
-  /** The risk of every tool of this server; default: 'read' for tools annotated `readOnlyHint`. */
+  /**
+   * The risk of every tool of this server (a tool annotated `destructiveHint` is `'exec'` anyway).
+   * Default: `'write'`, or `'read'` for a tool annotated `readOnlyHint` when `trustAnnotations`.
+   */
   readonly risk?: ToolRisk;
+  /**
+   * Trust the server's `readOnlyHint` to lower a tool's risk to `'read'` (then approved without a
+   * prompt and admitted by `risks: ['read']`). Default false: the hint is the server's own claim.
+   */
+  readonly trustAnnotations?: boolean;
   /** Cancels the listing. */
   readonly signal?: AbortSignal;
 }
 
 /**
  * Lists an MCP server's tools (all pages) and turns each into a Tool named `{server}__{tool}`,
- * attributed `{ source: 'mcp', server, originalName }`. The JSON Schema is the server's
+ * attributed `{ source: 'mcp', server, originalName }`, with the risk `mcpRisk` gives (a
+ * `readOnlyHint` counts only with `trustAnnotations: true`). The JSON Schema is the server's
  * `inputSchema`, frozen once and shared by every spec; arguments get a light check against it.
  * A call goes through `client.callTool` with the call's signal, so cancelling the turn sends
  * MCP's `notifications/cancelled`; `isError` results and protocol errors become failed results.
@@ -32,6 +42,7 @@ export interface McpToolsOptions {
  * const client = new Client({ name: 'my-app', version: '1.0.0' });
  * await client.connect(new StdioClientTransport({ command: 'github-mcp' }));
  * const agent = createAgent({ provider, model, tools: [], deferredTools: await mcpTools(client, { server: 'github' }) });
+ * const docs = await mcpTools(docsClient, { server: 'docs', trustAnnotations: true }); // read-only tools auto-approved
  * ```
  */
 export async function mcpTools(client: McpClient, options: McpToolsOptions): Promise<Tool[]> {
@@ -64,7 +75,7 @@ export function mcpTool(client: McpClient, info: McpToolInfo, options: McpToolsO
   const parameters = inputSchema(info.inputSchema);
   const spec: ToolSpec = Object.freeze({ name, description, parameters });
   const requestTimeout = timeoutMs !== undefined ? timeoutMs + 1_000 : undefined;
-  const risk = options.risk ?? (info.annotations?.readOnlyHint === true ? 'read' : undefined);
+  const risk = mcpRisk(info, options);
   return Object.freeze({
     name,
     description,

@@ -32,7 +32,7 @@ export const approvalGate: PrepStep = (call, ctx) => {
   const approval = ctx.resolved.approval;
   const tool = call.tool;
   if (!approval || !tool || call.filled) return call;
-  const verdict = approval.verdict(tool.name);
+  const verdict = approval.verdict(tool);
   if (verdict === 'approve') {
     if (tool.approvalMarker) ctx.approved.add(call.slot); // only the marker step reads it
     return call;

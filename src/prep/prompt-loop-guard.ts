@@ -23,7 +23,7 @@ export const promptLoopGuard: PrepStep = (call, ctx) => {
   const { resolved, iteration } = ctx;
   const tool = call.tool;
   if (!resolved.approval || !tool || !tool.approvalMarker || call.filled) return call;
-  if (resolved.approval.verdict(tool.name) !== 'prompt') return call;
+  if (resolved.approval.verdict(tool) !== 'prompt') return call;
   const signature = callSignature(tool.name.toLowerCase(), call.args);
   if (signature === undefined) return call;
   if (ctx.promptedInBatch.has(signature)) {

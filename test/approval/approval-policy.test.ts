@@ -49,8 +49,8 @@ describe('supervised: alwaysAsk (name or *) prompts, then autoApprove (name or *
     expect([m.verdict('deploy'), m.verdict('shell')]).toEqual(['approve', 'prompt']);
   });
 
-  it('a tool in no list prompts', () => {
-    expect(manager({ autoApprove: [] }).verdict('file_read')).toBe('prompt');
+  it('a tool in no list (and not read risk) prompts', () => {
+    expect(manager({ autoApprove: [] }).verdict('deploy')).toBe('prompt');
   });
 
   it('alwaysAsk matches names trimmed and case-insensitively; autoApprove only exact names (the safe direction both ways)', () => {
@@ -68,9 +68,9 @@ describe('supervised: alwaysAsk (name or *) prompts, then autoApprove (name or *
 });
 
 describe('default autoApprove: the read-only tools by name', () => {
-  it('lists exactly the read-only tools of BEHAVIOUR.md', () => {
+  it('lists exactly the read-only tools of BEHAVIOUR.md (no tool that sends data out)', () => {
     expect([...DEFAULT_AUTO_APPROVE].sort()).toEqual(
-      ['file_read', 'glob_search', 'content_search', 'web_search', 'web_fetch', 'calculator', 'weather', 'tool_search', 'memory_recall'].sort(),
+      ['file_read', 'glob_search', 'content_search', 'calculator', 'weather', 'tool_search', 'memory_recall'].sort(),
     );
   });
 
@@ -81,8 +81,9 @@ describe('default autoApprove: the read-only tools by name', () => {
     expect(m.verdict('shell')).toBe('prompt');
   });
 
-  it('an explicit autoApprove list replaces the default', () => {
-    expect(manager({ autoApprove: ['deploy'] }).verdict('file_read')).toBe('prompt');
+  it('an explicit autoApprove list extends the default', () => {
+    const m = manager({ autoApprove: ['deploy'] });
+    expect([m.verdict('deploy'), m.verdict('file_read'), m.verdict('shell')]).toEqual(['approve', 'approve', 'prompt']);
   });
 });
 

@@ -53,11 +53,14 @@ describe('MCP tools are named {server}__{tool}, attributed to their server, with
     expect(add.openAI.function.parameters).toBe(add.spec.parameters);
   });
 
-  it('marks tools annotated readOnlyHint as read risk, unless the caller sets a risk', async () => {
-    expect(tools.find((t) => t.name === 'fx__search_docs')!.risk).toBe('read');
-    expect(tools.find((t) => t.name === 'fx__echo')!.risk).toBeUndefined();
-    const network = await mcpTools(client, { server: 'net', risk: 'network' });
-    expect(new Set(network.map((t) => t.risk))).toEqual(new Set(['network']));
+  it("a readOnlyHint makes a tool 'read' only for a trusted server; the caller's risk applies to every tool", async () => {
+    expect(tools.find((t) => t.name === 'fx__search_docs')!.risk).toBe('write');
+    expect(tools.find((t) => t.name === 'fx__echo')!.risk).toBe('write');
+    const trusted = await mcpTools(client, { server: 'fx', trustAnnotations: true });
+    expect(trusted.find((t) => t.name === 'fx__search_docs')!.risk).toBe('read');
+    expect(trusted.find((t) => t.name === 'fx__echo')!.risk).toBe('write');
+    const egress = await mcpTools(client, { server: 'net', risk: 'egress' });
+    expect(new Set(egress.map((t) => t.risk))).toEqual(new Set(['egress']));
   });
 
   it('rejects a server name that would blur the {server}__{tool} split', async () => {

@@ -67,10 +67,10 @@ describe('a risk profile decides which tools the agent may have at all', () => {
     ]);
   });
 
-  it('risks admits only tools whose declared risk is listed (undeclared risk passes)', async () => {
+  it("risks admits only tools whose risk is listed (undeclared risk counts as 'write')", async () => {
     const plain = fakeTool('plain', 'p');
     const { specs } = await turn({ tools: [calc, shell, plain], bundles: [files], riskProfile: { risks: ['read'] } });
-    expect(specs).toEqual(['calc', 'plain', 'file_read']);
+    expect(specs).toEqual(['calc', 'file_read']);
   });
 });
 

@@ -8,7 +8,8 @@ import { expectHealthyTurn, runTurn, slotSummary } from './turn-runner.js';
 /**
  * The attacks of the adversarial review (issue 16) that did not hold, run end to end through an
  * agent. Scrubbing gaps (item 6) are in the secrets corpus that `secret-surfaces` runs; the
- * parser's nested-think decoys (item 8) are also in `parser-arbitraries`.
+ * parser's nested-think decoys (item 8) are also in `parser-arbitraries`; the risk attacks
+ * (items 9 and 10) are in `risk-attacks`.
  */
 
 const note = defineTool({ name: 'note', description: 'notes text', parameters: z.object({ text: z.string() }), execute: ({ text }) => text });

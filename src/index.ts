@@ -38,6 +38,7 @@ export type {
   ModelProvider,
   ProviderRequest,
   ProviderEvent,
+  ProviderServer,
   ProviderToolCall,
   ParsedToolCall,
   TextToolProtocol,

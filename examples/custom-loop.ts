@@ -98,7 +98,7 @@ export function handMadeLoop(resolved: ResolvedAgentExecution, input: TurnInput)
             }),
           );
         };
-        return concat(of<TurnEvent>({ type: 'iteration', iteration: it.iteration }), callProvider(it, buildRequest(it)).pipe(continueWith(answer)));
+        return concat(of<TurnEvent>({ type: 'iteration', iteration: it.iteration, model: it.model }), callProvider(it, buildRequest(it)).pipe(continueWith(answer)));
       });
 
     return iteration(startSnapshot(turn, input)).pipe(

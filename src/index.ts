@@ -42,6 +42,7 @@ export type {
   ModelProvider,
   ProviderRequest,
   ProviderEvent,
+  ProviderServer,
   ProviderToolCall,
   ParsedToolCall,
   TextToolProtocol,

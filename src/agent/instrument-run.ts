@@ -5,12 +5,15 @@ import type { TurnInput } from '../core/turn-input.js';
 import type { TurnEvent } from '../core/events.js';
 import { logTurn } from '../observe/log-turn.js';
 import { noopLogger } from '../observe/logger.js';
+import { ToolSpanLink } from '../observe/tool-span-link.js';
 import { traceTurn } from '../observe/trace-turn.js';
 export type { TelemetryOptions } from '../observe/telemetry-options.js';
 
 /**
  * Runs a turn with the agent's telemetry: when the resolved execution has a tracer, its events
- * are traced (`traceTurn`); when it has a logger, they are logged through a child logger
+ * are traced (`traceTurn`) and its tools run inside their `execute_tool` span's context (a
+ * `ToolSpanLink` as the turn's `runTool`); spans name the conversation (`input.conversationId`),
+ * the provider's conventions name, server and temperature, stamped with the agent's clock. When it has a logger, they are logged through a child logger
  * carrying the turn id (`logTurn`). The turn id is fixed before the turn starts (the ingress's
  * `turnId`, else a new id), so spans, log lines and observer events agree on it. With neither,
  * the turn runs untouched.
@@ -31,16 +34,26 @@ export function instrumentRun(
   return defer(() => {
     const ingress = turnIngress(resolved, input);
     const { turnId } = ingress;
-    let events = run(resolved, { ...input, ingress });
+    const link = tracer ? new ToolSpanLink() : undefined;
+    let events = run(link ? { ...resolved, runTool: link.runTool } : resolved, { ...input, ingress });
     if (tracer) {
+      const { provider } = resolved;
       events = events.pipe(
-        traceTurn(tracer, {
-          agent: ingress.agentAlias,
-          model: resolved.model,
-          provider: resolved.provider.name,
-          turnId,
-          captureContent: resolved.telemetry?.captureContent === true,
-        }),
+        traceTurn(
+          tracer,
+          {
+            agent: ingress.agentAlias,
+            model: resolved.model,
+            provider: provider.telemetryName ?? provider.name,
+            turnId,
+            conversationId: input.conversationId,
+            temperature: resolved.temperature,
+            server: provider.server,
+            captureContent: resolved.telemetry?.captureContent === true,
+            clock: resolved.clock,
+          },
+          link,
+        ),
       );
     }
     if (logging) {

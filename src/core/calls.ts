@@ -61,6 +61,8 @@ export interface SlotResult {
   readonly argsKey?: string;
   readonly receipt?: string;
   readonly data?: unknown;
+  /** Why an executed call failed (the `tool-result` event's `errorType`). */
+  readonly errorType?: string;
 }
 
 /** The model-visible texts of slots that end without (or before) a result of their own. */

@@ -10,7 +10,15 @@ export type DoneReason = 'final' | 'max-iterations' | 'cancelled' | 'paused';
 
 /** Everything a turn emits, as a readonly discriminated union on `type`. */
 export type TurnEvent =
-  | { readonly type: 'iteration'; readonly iteration: number }
+  | {
+      readonly type: 'iteration';
+      readonly iteration: number;
+      /**
+       * The model this iteration's request goes to (a tool or hook may have switched it). The
+       * library's loop always sets it; a hand-made loop may leave it out (spans then name the agent's model).
+       */
+      readonly model?: string;
+    }
   | { readonly type: 'text-delta'; readonly iteration: number; readonly text: string }
   | {
       readonly type: 'tool-call';
@@ -33,6 +41,12 @@ export type TurnEvent =
       readonly outcome: SlotOutcome;
       readonly durationMs: number;
       readonly receipt?: string;
+      /**
+       * Why an executed call failed, for telemetry's `error.type`: the thrown error's `code`
+       * (`tool_timeout` for a timeout), else its class name; `failed` when the tool reported failure.
+       * Absent for a success and for a slot that never ran (its `outcome` says why).
+       */
+      readonly errorType?: string;
     }
   | {
       readonly type: 'approval-request';
@@ -49,6 +63,18 @@ export type TurnEvent =
       readonly byOperator: boolean;
     }
   | { readonly type: 'usage'; readonly inputTokens: number; readonly outputTokens: number }
+  | {
+      /**
+       * What the provider said about the response it sent (OpenAI: the completion's id and model).
+       * Emitted once per request, after its text and usage, only by a provider that reports an id
+       * or a model; the scripted model reports none.
+       */
+      readonly type: 'response';
+      readonly iteration: number;
+      readonly responseId?: string;
+      readonly responseModel?: string;
+      readonly finishReason?: string;
+    }
   | {
       readonly type: 'done';
       readonly text: string;

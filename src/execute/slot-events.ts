@@ -1,12 +1,14 @@
 import type { PreparedCall, SlotResult } from '../core/calls.js';
 import type { Subscriber } from 'rxjs';
 import type { ObserverEvent, TurnEvent, TurnEventOf } from '../core/events.js';
+import { boundValue } from '../results/bound-value.js';
 import { scrubValue } from '../results/scrub-value.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 
 /**
- * Emits a slot's `tool-call` event, with the arguments scrubbed (an event is a rendering surface;
- * the call itself keeps them as they are), then tells the observers (`tool-call-start`).
+ * Emits a slot's `tool-call` event, with the arguments scrubbed and bounded like results
+ * (`maxToolResultChars`: an event is a rendering surface; the call itself keeps them as they
+ * are), then tells the observers (`tool-call-start`).
  * Returns the scrubbed arguments, for the slot's `tool-result`.
  *
  * @example
@@ -15,7 +17,7 @@ import type { IterationContext } from '../runtime/resolved-execution.js';
  * ```
  */
 export function emitToolCall(it: IterationContext, call: PreparedCall, executes: boolean, subscriber: Subscriber<TurnEvent>): unknown {
-  const args = scrubValue(call.args);
+  const args = boundValue(scrubValue(call.args), it.resolved.knobs.maxToolResultChars);
   const event: TurnEventOf<'tool-call'> = { type: 'tool-call', iteration: it.iteration, slot: call.slot, id: call.id, name: call.name, args, executes };
   subscriber.next(event);
   if (it.resolved.observers.length > 0) {
@@ -57,6 +59,7 @@ export function emitToolResult(it: IterationContext, result: SlotResult, shownAr
     outcome: result.outcome,
     durationMs: result.durationMs,
     receipt: result.receipt,
+    errorType: result.errorType,
   };
   subscriber.next(event);
   if (it.resolved.observers.length > 0) {

@@ -7,7 +7,8 @@ import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 /**
  * Builds a slot result: the model-visible content is truncated (receipt appended for successful
  * executions, over the full output); the event output is scrubbed first, then truncated (so a
- * secret the cut would split is gone whole), without the receipt.
+ * secret the cut would split is gone whole), without the receipt. `errorType` says why an
+ * executed call failed (its thrown error's code or class, `failed` for a reported failure).
  *
  * @example
  * ```ts
@@ -22,6 +23,7 @@ export function slotResult(
   text: string,
   durationMs: number,
   data?: unknown,
+  errorType?: string,
 ): SlotResult {
   const max = resolved.knobs.maxToolResultChars;
   const bounded = truncateToolResult(text, max);
@@ -31,7 +33,7 @@ export function slotResult(
     receipt = resolved.receipts.generate(call.name, call.args, text, Math.floor(resolved.clock.now() / 1000));
     content = `${bounded}\n\n[receipt: ${receipt}]`;
   }
-  return new SlotRecord(call, outcome, success, content, truncateToolResult(scrubCredentials(text), max), durationMs, receipt, data);
+  return new SlotRecord(call, outcome, success, content, truncateToolResult(scrubCredentials(text), max), durationMs, receipt, data, errorType);
 }
 
 /** A class: one shape for every result (bench/RESULTS.md, "Classes for long-lived records"). */
@@ -51,6 +53,7 @@ class SlotRecord implements SlotResult {
     readonly durationMs: number,
     readonly receipt: string | undefined,
     readonly data: unknown,
+    readonly errorType: string | undefined,
   ) {
     this.slot = call.slot;
     this.id = call.id;

@@ -66,8 +66,9 @@ export class ToolRun implements ToolContext {
     let returned: unknown;
     let observable: boolean;
     let promise: boolean;
+    const runTool = this.#it.resolved.runTool;
     try {
-      returned = tool.execute(this.#call.args, this);
+      returned = runTool ? runTool(this.#call, () => tool.execute(this.#call.args, this)) : tool.execute(this.#call.args, this);
       observable = isObservable(returned);
       promise = !observable && typeof (returned as PromiseLike<unknown> | null)?.then === 'function'; // a getter may throw
     } catch (err) {
@@ -164,17 +165,20 @@ export class ToolRun implements ToolContext {
     let outcome: SlotOutcome = 'failed';
     let text: string;
     let error: string | undefined;
+    let errorType: string | undefined;
     if (threw) {
       error = errorMessage(failure);
       text = texts.thrown(name, error);
+      errorType = errorTypeOf(failure);
     } else if (output !== undefined) {
       outcome = 'executed';
       text = output.length > 0 ? output : texts.noOutput;
     } else {
       error = failure as string;
       text = texts.failed(error);
+      errorType = 'failed';
     }
-    const result = slotResult(it.resolved, call, outcome, outcome === 'executed', text, durationMs, data);
+    const result = slotResult(it.resolved, call, outcome, outcome === 'executed', text, durationMs, data, errorType);
     // The result before its event: a consumer that cancels from the event must not lose it.
     subscriber.next(result);
     emitToolResult(it, result, this.#shown, subscriber);
@@ -183,4 +187,12 @@ export class ToolRun implements ToolContext {
     }
     subscriber.complete();
   }
+}
+
+/** What a tool threw, as `error.type`: its `code` (a ToolLoopError's, e.g. `tool_timeout`), else its class name. */
+function errorTypeOf(thrown: unknown): string {
+  const code = (thrown as { code?: unknown } | null | undefined)?.code;
+  if (typeof code === 'string' && code.length > 0) return code;
+  if (thrown instanceof Error) return thrown.constructor.name || thrown.name || 'Error';
+  return '_OTHER';
 }

@@ -60,7 +60,7 @@ export function iterate(turn: TurnContext, snapshot: TurnSnapshot): Observable<T
     const it = iterationContext(turn, { ...snapshot, history, steering: [], iteration: snapshot.iteration + 1 });
     turn.refreshTools();
     return concat(
-      of<TurnEvent>({ type: 'iteration', iteration: it.iteration }),
+      of<TurnEvent>({ type: 'iteration', iteration: it.iteration, model: it.model }),
       callProvider(it, buildRequest(it)).pipe(continueWith((response: ModelResponse) => afterResponse(it, response))),
     );
   });

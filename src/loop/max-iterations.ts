@@ -63,5 +63,5 @@ export function maxIterationsStep(turn: TurnContext, snapshot: TurnSnapshot): Ob
       return of(doneStep(asked, capFallback(cap), 'max-iterations'));
     }),
   );
-  return concat(of<TurnEvent>({ type: 'iteration', iteration: asked.iteration }), summary$);
+  return concat(of<TurnEvent>({ type: 'iteration', iteration: asked.iteration, model: it.model }), summary$);
 }

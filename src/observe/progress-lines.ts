@@ -27,17 +27,20 @@ const FAILURE_LABEL: Record<SlotOutcome, string> = {
 
 /**
  * The progress line of one event, or undefined when the event has none: a start line per
- * `tool-call`, a completion line per `tool-result`; failures carry their scrubbed reason, cut
- * to 200 characters. Everything shown is scrubbed before it is cut.
+ * `tool-call` of a call that runs (`executes: true`), a completion line per `tool-result`. A slot
+ * decided by preparation (denied, deduplicated, unknown, …) never starts, so it has no start
+ * line, only its completion line naming why (`❌ file_delete denied: …`). Failures carry their
+ * scrubbed reason, cut to 200 characters. Everything shown is scrubbed before it is cut.
  *
  * @example
  * ```ts
- * progressLine({ type: 'tool-call', iteration: 1, slot: 0, id: 'c1', name: 'weather', args: { city: 'Oslo' } });
+ * progressLine({ type: 'tool-call', iteration: 1, slot: 0, id: 'c1', name: 'weather', args: { city: 'Oslo' }, executes: true });
  * // '⏳ weather {"city":"Oslo"}'
  * ```
  */
 export function progressLine(event: TurnEvent, options: ProgressLineOptions = {}): string | undefined {
   if (event.type === 'tool-call') {
+    if (!event.executes) return undefined; // it never runs: its completion line says why
     if (options.showArguments === false) return `⏳ ${event.name}`;
     const preview = cut(scrubCredentials(json(event.args)), options.maxArgumentChars ?? 80);
     return preview.length > 0 && preview !== '{}' ? `⏳ ${event.name} ${preview}` : `⏳ ${event.name}`;
@@ -53,8 +56,9 @@ export function progressLine(event: TurnEvent, options: ProgressLineOptions = {}
 }
 
 /**
- * Turns a turn's events into progress lines for chat surfaces (one start and one completion
- * line per call, in the order the calls start and finish).
+ * Turns a turn's events into progress lines for chat surfaces (a start and a completion line
+ * per call that runs, only a completion line for one that never runs; in the order the calls
+ * start and finish).
  *
  * ```
  * events: i-c-c--r-r--d|

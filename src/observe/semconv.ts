@@ -33,3 +33,23 @@ export const ATTR_RTL_TOOL_SLOT = 'rtl.tool.slot';
 export const ATTR_RTL_ITERATION = 'rtl.iteration';
 export const ATTR_RTL_TURN_REASON = 'rtl.turn.reason';
 export const ATTR_RTL_TURN_ITERATIONS = 'rtl.turn.iterations';
+
+/** The model that answered, as the provider reported it. */
+export const ATTR_GEN_AI_RESPONSE_MODEL = 'gen_ai.response.model';
+/** The response's id, as the provider reported it. */
+export const ATTR_GEN_AI_RESPONSE_ID = 'gen_ai.response.id';
+/** Why the model stopped (an array, one reason per choice). */
+export const ATTR_GEN_AI_RESPONSE_FINISH_REASONS = 'gen_ai.response.finish_reasons';
+export const ATTR_GEN_AI_REQUEST_TEMPERATURE = 'gen_ai.request.temperature';
+/** Stable: the server's host name and port. */
+export const ATTR_SERVER_ADDRESS = 'server.address';
+export const ATTR_SERVER_PORT = 'server.port';
+/** Stable: the span event an exception is recorded as, and its attributes. */
+export const EVENT_EXCEPTION = 'exception';
+export const ATTR_EXCEPTION_TYPE = 'exception.type';
+export const ATTR_EXCEPTION_MESSAGE = 'exception.message';
+
+/** The turn's own id (a conversation spans many turns). */
+export const ATTR_RTL_TURN_ID = 'rtl.turn.id';
+/** Span event on `invoke_agent` for a slot decided by preparation: its tool never ran, so it has no `execute_tool` span. */
+export const EVENT_RTL_TOOL_NOT_EXECUTED = 'rtl.tool.not_executed';

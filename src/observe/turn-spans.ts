@@ -1,31 +1,44 @@
-import { context, type Context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { context, type Attributes, type Context, type Span, SpanKind, trace, type TimeInput, type Tracer } from '@opentelemetry/api';
+import type { TurnEvent, TurnEventOf } from '../core/events.js';
+import type { ToolRunnerCall } from '../core/tool-runner.js';
 import { scrubCredentials } from '../results/scrub.js';
-import type { TurnEvent } from '../core/events.js';
 import * as sc from './semconv.js';
+import { errorType, markError, recordScrubbedException } from './span-errors.js';
+import { ToolSpans } from './tool-spans.js';
 
 /** What the turn's spans are named and tagged with. */
 export interface TurnSpanOptions {
   /** The agent's alias: `invoke_agent {agent}`, `gen_ai.agent.name`. */
   readonly agent: string;
-  /** The requested model: `chat {model}`, `gen_ai.request.model`. */
+  /** The agent's model: `invoke_agent`'s `gen_ai.request.model`, and `chat {model}` when an `iteration` event names none. */
   readonly model: string;
-  /** The provider's name (`gen_ai.provider.name`). */
+  /** `gen_ai.provider.name`: a GenAI conventions value (`openai`, …), e.g. the provider's `telemetryName`. */
   readonly provider?: string;
-  /** The turn's id (`gen_ai.conversation.id`). */
+  /** The turn's own id (`rtl.turn.id`). */
   readonly turnId?: string;
+  /** The conversation's id, kept across its turns (`gen_ai.conversation.id`). */
+  readonly conversationId?: string;
+  /** The requests' temperature (`gen_ai.request.temperature` on `chat`). */
+  readonly temperature?: number;
+  /** The provider's server (`server.address` / `server.port` on `chat`). */
+  readonly server?: { readonly address: string; readonly port?: number };
   /** Record tool arguments and results on `execute_tool` spans (scrubbed). Default false. */
   readonly captureContent?: boolean;
   /** The parent of `invoke_agent` (default: the context active when the turn is subscribed). */
   readonly parentContext?: Context;
+  /**
+   * Stamp spans with this clock (the agent's), so span durations agree with the events'
+   * `durationMs` (virtual time included). Default: the SDK's own clock.
+   */
+  readonly clock?: { now(): number };
 }
-
-const STATUS_CHARS = 200;
 
 /**
  * The OpenTelemetry spans of one turn, driven by its events: `invoke_agent` (INTERNAL) for the
- * turn, a `chat` (CLIENT) span per provider request and an `execute_tool` (INTERNAL) span per
- * slot, from its `tool-call` to its `tool-result`. Every child's parent context is passed
- * explicitly (never taken from async-local storage). Used by `traceTurn`.
+ * turn, a `chat {model}` (CLIENT) span per provider request — the model the request went to, with
+ * the response's model, id and finish reason when the provider reports them — and an
+ * `execute_tool` (INTERNAL) span per call that executes (`ToolSpans`). Every child's parent
+ * context is passed explicitly (never taken from async-local storage). Used by `traceTurn`.
  *
  * @example
  * ```ts
@@ -37,8 +50,8 @@ const STATUS_CHARS = 200;
 export class TurnSpans {
   private readonly agentSpan: Span;
   private readonly agentContext: Context;
+  private readonly tools: ToolSpans;
   private chat?: Span;
-  private readonly tools = new Map<string, Span>();
   private inputTokens = 0;
   private outputTokens = 0;
   private ended = false;
@@ -52,17 +65,25 @@ export class TurnSpans {
       `${sc.GEN_AI_OPERATION_INVOKE_AGENT} ${options.agent}`,
       {
         kind: SpanKind.INTERNAL,
+        startTime: this.now(),
         attributes: {
           [sc.ATTR_GEN_AI_OPERATION_NAME]: sc.GEN_AI_OPERATION_INVOKE_AGENT,
           [sc.ATTR_GEN_AI_AGENT_NAME]: options.agent,
           [sc.ATTR_GEN_AI_REQUEST_MODEL]: options.model,
-          ...(options.provider !== undefined ? { [sc.ATTR_GEN_AI_PROVIDER_NAME]: options.provider } : {}),
-          ...(options.turnId !== undefined ? { [sc.ATTR_GEN_AI_CONVERSATION_ID]: options.turnId } : {}),
+          ...this.shared(),
+          ...(options.turnId !== undefined ? { [sc.ATTR_RTL_TURN_ID]: options.turnId } : {}),
         },
       },
       parent,
     );
     this.agentContext = trace.setSpan(parent, this.agentSpan);
+    this.tools = new ToolSpans({
+      tracer,
+      agentSpan: this.agentSpan,
+      agentContext: this.agentContext,
+      captureContent: options.captureContent === true,
+      now: () => this.now(),
+    });
   }
 
   /** Updates the spans for one event. */
@@ -70,20 +91,7 @@ export class TurnSpans {
     if (this.ended) return;
     switch (event.type) {
       case 'iteration':
-        this.endChat();
-        this.chat = this.tracer.startSpan(
-          `${sc.GEN_AI_OPERATION_CHAT} ${this.options.model}`,
-          {
-            kind: SpanKind.CLIENT,
-            attributes: {
-              [sc.ATTR_GEN_AI_OPERATION_NAME]: sc.GEN_AI_OPERATION_CHAT,
-              [sc.ATTR_GEN_AI_REQUEST_MODEL]: this.options.model,
-              ...(this.options.provider !== undefined ? { [sc.ATTR_GEN_AI_PROVIDER_NAME]: this.options.provider } : {}),
-              [sc.ATTR_RTL_ITERATION]: event.iteration,
-            },
-          },
-          this.agentContext,
-        );
+        this.startChat(event);
         return;
       case 'usage':
         this.inputTokens += event.inputTokens;
@@ -93,15 +101,22 @@ export class TurnSpans {
           [sc.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: event.outputTokens,
         });
         return;
+      case 'response':
+        this.chat?.setAttributes({
+          ...(event.responseModel !== undefined ? { [sc.ATTR_GEN_AI_RESPONSE_MODEL]: event.responseModel } : {}),
+          ...(event.responseId !== undefined ? { [sc.ATTR_GEN_AI_RESPONSE_ID]: event.responseId } : {}),
+          ...(event.finishReason !== undefined ? { [sc.ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: [event.finishReason] } : {}),
+        });
+        return;
       case 'approval-request':
         this.endChat();
         return;
       case 'tool-call':
         this.endChat();
-        this.startTool(event);
+        this.tools.onCall(event);
         return;
       case 'tool-result':
-        this.endTool(event);
+        this.tools.onResult(event);
         return;
       case 'done':
         this.agentSpan.setAttributes({ [sc.ATTR_RTL_TURN_REASON]: event.reason, [sc.ATTR_RTL_TURN_ITERATIONS]: event.iterations });
@@ -112,6 +127,11 @@ export class TurnSpans {
     }
   }
 
+  /** Runs a tool's code inside its `execute_tool` span's context (see `ToolSpans.runTool`). */
+  runTool(call: ToolRunnerCall, run: () => unknown): unknown {
+    return this.ended ? run() : this.tools.runTool(call, run);
+  }
+
   /** Ends every open span (the turn completed, or was unsubscribed before `done`). */
   complete(reason?: string): void {
     if (this.ended) return;
@@ -119,87 +139,70 @@ export class TurnSpans {
     this.closeAll('interrupted');
   }
 
-  /** Ends every open span with the turn's error (`error.type`: its ToolLoopError code). */
+  /** Ends every open span with the turn's error: `error.type` is its ToolLoopError code (else its class), recorded as an exception. */
   fail(err: unknown): void {
     if (this.ended) return;
     const type = errorType(err);
-    const message = scrubCredentials(err instanceof Error ? err.message : String(err)).slice(0, STATUS_CHARS);
-    markError(this.chat, type, message);
-    markError(this.agentSpan, type, message);
+    const message = scrubCredentials(err instanceof Error ? err.message : String(err));
+    const stack = err instanceof Error ? err.stack : undefined;
+    for (const span of [this.chat, this.agentSpan]) {
+      recordScrubbedException(span, type, message, stack, this.now());
+      markError(span, type, message);
+    }
     this.closeAll(type);
   }
 
   private closeAll(openToolError: string): void {
     this.ended = true;
     this.endChat();
-    for (const span of this.tools.values()) {
-      markError(span, openToolError, 'the turn ended before this tool produced a result');
-      span.end();
-    }
-    this.tools.clear();
+    this.tools.closeAll(openToolError);
     if (this.inputTokens > 0 || this.outputTokens > 0) {
       this.agentSpan.setAttributes({
         [sc.ATTR_GEN_AI_USAGE_INPUT_TOKENS]: this.inputTokens,
         [sc.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: this.outputTokens,
       });
     }
-    this.agentSpan.end();
+    this.agentSpan.end(this.now());
   }
 
-  private endChat(): void {
-    this.chat?.end();
-    this.chat = undefined;
-  }
-
-  private startTool(event: Extract<TurnEvent, { type: 'tool-call' }>): void {
-    const span = this.tracer.startSpan(
-      `${sc.GEN_AI_OPERATION_EXECUTE_TOOL} ${event.name}`,
+  private startChat(event: TurnEventOf<'iteration'>): void {
+    this.endChat();
+    const { options } = this;
+    const model = event.model ?? options.model;
+    this.chat = this.tracer.startSpan(
+      `${sc.GEN_AI_OPERATION_CHAT} ${model}`,
       {
-        kind: SpanKind.INTERNAL,
+        kind: SpanKind.CLIENT,
+        startTime: this.now(),
         attributes: {
-          [sc.ATTR_GEN_AI_OPERATION_NAME]: sc.GEN_AI_OPERATION_EXECUTE_TOOL,
-          [sc.ATTR_GEN_AI_TOOL_NAME]: event.name,
-          [sc.ATTR_GEN_AI_TOOL_CALL_ID]: event.id,
-          [sc.ATTR_GEN_AI_TOOL_TYPE]: sc.GEN_AI_TOOL_TYPE_FUNCTION,
+          [sc.ATTR_GEN_AI_OPERATION_NAME]: sc.GEN_AI_OPERATION_CHAT,
+          [sc.ATTR_GEN_AI_REQUEST_MODEL]: model,
+          ...this.shared(),
+          ...(options.temperature !== undefined ? { [sc.ATTR_GEN_AI_REQUEST_TEMPERATURE]: options.temperature } : {}),
+          ...(options.server !== undefined ? { [sc.ATTR_SERVER_ADDRESS]: options.server.address } : {}),
+          ...(options.server?.port !== undefined ? { [sc.ATTR_SERVER_PORT]: options.server.port } : {}),
           [sc.ATTR_RTL_ITERATION]: event.iteration,
-          [sc.ATTR_RTL_TOOL_SLOT]: event.slot,
-          ...(this.options.captureContent ? { [sc.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: scrubCredentials(json(event.args)) } : {}),
         },
       },
       this.agentContext,
     );
-    this.tools.get(event.id)?.end();
-    this.tools.set(event.id, span);
   }
 
-  private endTool(event: Extract<TurnEvent, { type: 'tool-result' }>): void {
-    const span = this.tools.get(event.id);
-    if (!span) return;
-    this.tools.delete(event.id);
-    span.setAttribute(sc.ATTR_RTL_TOOL_OUTCOME, event.outcome);
-    if (this.options.captureContent) span.setAttribute(sc.ATTR_GEN_AI_TOOL_CALL_RESULT, scrubCredentials(event.output));
-    if (!event.success) markError(span, event.outcome, scrubCredentials(event.output).slice(0, STATUS_CHARS));
-    span.end();
+  private endChat(): void {
+    this.chat?.end(this.now());
+    this.chat = undefined;
   }
-}
 
-function markError(span: Span | undefined, type: string, message: string): void {
-  if (!span) return;
-  span.setAttribute(sc.ATTR_ERROR_TYPE, type);
-  span.setStatus({ code: SpanStatusCode.ERROR, message });
-}
+  /** Attributes on both `invoke_agent` and `chat`: the provider and the conversation. */
+  private shared(): Attributes {
+    const { options } = this;
+    return {
+      ...(options.provider !== undefined ? { [sc.ATTR_GEN_AI_PROVIDER_NAME]: options.provider } : {}),
+      ...(options.conversationId !== undefined ? { [sc.ATTR_GEN_AI_CONVERSATION_ID]: options.conversationId } : {}),
+    };
+  }
 
-/** A ToolLoopError's `code`, else the error's name (`_OTHER` when there is none). */
-function errorType(err: unknown): string {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.length > 0) return code;
-  return err instanceof Error && err.name ? err.name : '_OTHER';
-}
-
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    return '[unserializable arguments]';
+  private now(): TimeInput | undefined {
+    return this.options.clock?.now();
   }
 }

@@ -11,12 +11,18 @@ import type {
   OpenAIChatStreamingBody,
   OpenAIUsage,
 } from './openai-client.js';
+import { serverOf } from './server-of.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';
 
 /** Options of `openAIChatProvider`. */
 export interface OpenAIChatProviderOptions {
-  /** The provider's name in errors and telemetry. Default `'openai-chat'`. */
+  /** The provider's name in errors and logs. Default `'openai-chat'`. */
   readonly name?: string;
+  /**
+   * `gen_ai.provider.name` in spans (a GenAI conventions value). Default `'openai'`; a compatible
+   * server may be named for what it is (e.g. `'deepseek'`, `'groq'`).
+   */
+  readonly telemetryName?: string;
   /** Stream the response (default `true`). `false` sends one non-streaming request. */
   readonly stream?: boolean;
   /** Ask for a final usage chunk (`stream_options.include_usage`). Default `true`. */
@@ -29,7 +35,8 @@ export interface OpenAIChatProviderOptions {
  * A native-tool provider over the OpenAI Chat Completions API, for OpenAI and any compatible
  * server (Ollama, vLLM, LM Studio, …). Streams by default: text deltas go out as they arrive,
  * tool-call fragments are assembled by index and emitted as complete calls when the stream ends,
- * followed by usage and the finish reason. The signal (and unsubscribing) aborts the HTTP request.
+ * followed by usage and the finish (its reason, and the response's `id` and `model` as the server
+ * reported them). Telemetry names it `openai`, at the client's `baseURL`. The signal (and unsubscribing) aborts the HTTP request.
  * Failures — HTTP errors after the client's own retries, a connection lost mid-stream, a malformed
  * stream event, a stream cut before its `finish_reason` — error with a `ProviderError`
  * (`status` set for HTTP errors).
@@ -85,10 +92,13 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
     const calls = new ToolCallAssembler();
     let finishReason: string | undefined;
     let usage: OpenAIUsage | null | undefined;
+    const info: ResponseInfo = {};
     try {
       for await (const chunk of stream) {
         if (subscriber.closed) break;
         if (chunk.usage) usage = chunk.usage;
+        if (typeof chunk.id === 'string' && chunk.id.length > 0) info.responseId ??= chunk.id;
+        if (typeof chunk.model === 'string' && chunk.model.length > 0) info.responseModel ??= chunk.model;
         const choice = chunk.choices?.[0];
         if (choice === undefined) continue;
         const delta = choice.delta;
@@ -104,7 +114,7 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
     if (controller.signal.aborted) return subscriber.error(new ProviderError(`Provider '${name}' failed: the request was cancelled.`));
     if (finishReason === undefined) return subscriber.error(truncatedStreamError(name));
     for (const call of calls.complete()) subscriber.next({ type: 'tool-call', ...call });
-    finishWith(subscriber, usage, finishReason);
+    finishWith(subscriber, usage, finishReason, info);
   }
 
   async function requestInto(req: ProviderRequest, controller: AbortController, subscriber: Subscriber<ProviderEvent>): Promise<void> {
@@ -124,15 +134,21 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
       if (call.type !== 'function' || call.function === undefined) continue;
       subscriber.next({ type: 'tool-call', id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' });
     }
-    finishWith(subscriber, completion.usage, choice?.finish_reason ?? undefined);
+    const info: ResponseInfo = {};
+    if (typeof completion.id === 'string' && completion.id.length > 0) info.responseId = completion.id;
+    if (typeof completion.model === 'string' && completion.model.length > 0) info.responseModel = completion.model;
+    finishWith(subscriber, completion.usage, choice?.finish_reason ?? undefined, info);
   }
 
   function fail(subscriber: Subscriber<ProviderEvent>, err: unknown, phase: 'request' | 'stream'): void {
     if (!subscriber.closed) subscriber.error(toProviderError(name, client, err, phase));
   }
 
+  const server = serverOf(client.baseURL);
   return {
     name,
+    telemetryName: opts.telemetryName ?? 'openai',
+    ...(server ? { server } : {}),
     nativeTools: true,
     request: (req, signal) =>
       new Observable<ProviderEvent>((subscriber) => {
@@ -149,8 +165,14 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
   };
 }
 
-function finishWith(subscriber: Subscriber<ProviderEvent>, usage: OpenAIUsage | null | undefined, reason: string | undefined): void {
+/** The response's id and model, as the server reported them. */
+interface ResponseInfo {
+  responseId?: string;
+  responseModel?: string;
+}
+
+function finishWith(subscriber: Subscriber<ProviderEvent>, usage: OpenAIUsage | null | undefined, reason: string | undefined, info: ResponseInfo): void {
   if (usage) subscriber.next({ type: 'usage', inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 });
-  subscriber.next(reason === undefined ? { type: 'finish' } : { type: 'finish', reason });
+  subscriber.next({ type: 'finish', ...(reason !== undefined ? { reason } : {}), ...info });
   subscriber.complete();
 }

@@ -13,6 +13,8 @@ import type { ToolCallDelta } from './tool-call-assembler.js';
  * ```
  */
 export interface OpenAIChatClient {
+  /** The server's base URL (the `openai` client has one): `server.address` / `server.port` in spans. */
+  readonly baseURL?: string;
   readonly chat: {
     readonly completions: {
       create(body: OpenAIChatStreamingBody, options?: OpenAIRequestOptions): PromiseLike<AsyncIterable<OpenAIChatChunk>>;
@@ -51,6 +53,8 @@ export interface OpenAIUsage {
 
 /** One streamed chunk: the fields the provider reads. */
 export interface OpenAIChatChunk {
+  readonly id?: string;
+  readonly model?: string;
   readonly choices?: readonly {
     readonly delta?: {
       readonly content?: string | null;
@@ -64,6 +68,8 @@ export interface OpenAIChatChunk {
 
 /** A whole (non-streaming) response: the fields the provider reads. */
 export interface OpenAIChatCompletion {
+  readonly id?: string;
+  readonly model?: string;
   readonly choices?: readonly {
     readonly message?: {
       readonly content?: string | null;

@@ -23,7 +23,20 @@ export type ProviderEvent =
   | { readonly type: 'text-delta'; readonly text: string }
   | ({ readonly type: 'tool-call' } & ProviderToolCall)
   | { readonly type: 'usage'; readonly inputTokens: number; readonly outputTokens: number }
-  | { readonly type: 'finish'; readonly reason?: string };
+  | {
+      readonly type: 'finish';
+      readonly reason?: string;
+      /** The response's id as the server reports it (OpenAI: the completion's `id`). Telemetry: `gen_ai.response.id`. */
+      readonly responseId?: string;
+      /** The model that actually answered (OpenAI: the completion's `model`). Telemetry: `gen_ai.response.model`. */
+      readonly responseModel?: string;
+    };
+
+/** Where a provider sends its requests. */
+export interface ProviderServer {
+  readonly address: string;
+  readonly port?: number;
+}
 
 /** A call found in model text by a text tool protocol. */
 export interface ParsedToolCall {
@@ -46,7 +59,15 @@ export interface TextToolProtocol {
  * the signal) cancels it.
  */
 export interface ModelProvider {
+  /** The provider's name in errors and logs. */
   readonly name: string;
+  /**
+   * `gen_ai.provider.name` in spans, one of the GenAI conventions' values where one fits
+   * (`openai`, `anthropic`, `aws.bedrock`, …). Default: `name`.
+   */
+  readonly telemetryName?: string;
+  /** The server requests go to, when known (`server.address`, `server.port` in spans). */
+  readonly server?: ProviderServer;
   /** True when the provider takes structured tool specs and returns structured calls. */
   readonly nativeTools: boolean;
   /** Present on text-protocol providers. */

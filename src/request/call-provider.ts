@@ -18,7 +18,8 @@ export interface ModelResponse {
 
 /**
  * Sends one request and assembles the streamed response: text deltas and usage go out as turn
- * events while they arrive, then the response. Cancelling (the turn's signal, or unsubscribing)
+ * events while they arrive, then (when the provider reported a response id or model) a
+ * `response` event, then the response. Cancelling (the turn's signal, or unsubscribing)
  * aborts the provider's signal and tears its stream down; on the turn's signal the response
  * still comes, `cancelled`, with the text streamed so far. Failures become `ProviderError`.
  *
@@ -41,6 +42,8 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
     let text = '';
     const toolCalls: ProviderToolCall[] = [];
     let finishReason: string | undefined;
+    let responseId: string | undefined;
+    let responseModel: string | undefined;
     let inputTokens = 0;
     let outputTokens = 0;
     let settled = false;
@@ -50,6 +53,9 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       if (settled) return;
       settled = true;
       cancelSub?.unsubscribe();
+      if (responseId !== undefined || responseModel !== undefined) {
+        subscriber.next({ type: 'response', iteration, responseId, responseModel, finishReason });
+      }
       subscriber.next({ text, toolCalls: cancelled ? [] : toolCalls, finishReason, cancelled, usage: { inputTokens, outputTokens } });
       subscriber.complete();
     };
@@ -87,6 +93,8 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
             return;
           case 'finish':
             finishReason = event.reason;
+            if (typeof event.responseId === 'string') responseId = event.responseId;
+            if (typeof event.responseModel === 'string') responseModel = event.responseModel;
             return;
         }
       },

@@ -14,7 +14,8 @@ const MAX_DEPTH = 12;
 /**
  * `scrubCredentials` for structured values (log objects, tool arguments): strings are scrubbed,
  * string values of secret-like keys (8+ characters) keep their first 4 characters, errors become
- * `{ type, message, code?, stack }` with scrubbed text. Returns the value itself when nothing
+ * `{ type, message, code?, stack }` with scrubbed text — still of the error's class, so pino's
+ * error serializer reports the class (`err.type: 'ProviderError'`, not `'Object'`). Returns the value itself when nothing
  * needed redacting, a scrubbed copy otherwise; the input is never modified.
  *
  * @example
@@ -33,15 +34,7 @@ function walk(value: unknown, depth: number, key: string | undefined): unknown {
   }
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_DEPTH) return '[Truncated]';
-  if (value instanceof Error) {
-    const code = (value as { code?: unknown }).code;
-    return {
-      type: value.name,
-      message: scrubCredentials(value.message),
-      ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
-      ...(value.stack !== undefined ? { stack: scrubCredentials(value.stack) } : {}),
-    };
-  }
+  if (value instanceof Error) return scrubError(value);
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
@@ -61,4 +54,18 @@ function walk(value: unknown, depth: number, key: string | undefined): unknown {
     if (scrubbed !== item) (copy ??= { ...(value as Record<string, unknown>) })[k] = scrubbed;
   }
   return copy ?? value;
+}
+
+/** A copy of the error with the same prototype (class), its text scrubbed, `type` set to its class name. */
+function scrubError(err: Error): Error {
+  const code = (err as { code?: unknown }).code;
+  const copy = Object.create(Object.getPrototypeOf(err) as object) as Error;
+  const own = (key: string, value: unknown, enumerable = true): void =>
+    void Object.defineProperty(copy, key, { value, enumerable, writable: true, configurable: true });
+  own('type', err.name);
+  own('message', scrubCredentials(err.message));
+  if (typeof code === 'string' || typeof code === 'number') own('code', code);
+  if (err.stack !== undefined) own('stack', scrubCredentials(err.stack));
+  own('name', err.name, false);
+  return copy;
 }

@@ -17,6 +17,7 @@ import type { TurnIngress } from '../core/ingress.js';
 import type { PromptSignature, TurnSnapshot } from '../core/turn-snapshot.js';
 import type { Tool, ToolSpec } from '../core/tool.js';
 import type { Knobs } from '../core/knobs.js';
+import type { ToolRunner } from '../core/tool-runner.js';
 
 /**
  * The stable per-agent bundle a turn runs with: built once by `createAgent`, shared by every
@@ -50,6 +51,11 @@ export interface ResolvedAgentExecution {
   /** The preparation pipeline (hooks, defaults, markers, guards, approval), built once. */
   readonly prepSteps: readonly PrepStep[];
   readonly onModelSwitch?: (from: string, to: string) => void;
+  /**
+   * Calls a tool's code (`tool.execute`); telemetry sets one per turn to run it inside its
+   * `execute_tool` span's context. Absent: the tool is called directly.
+   */
+  readonly runTool?: ToolRunner;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { TurnEvent } from '../core/events.js';
 /**
  * A turn event as a short, readable code, so marble diagrams of whole turns stay aligned:
  * `iteration 1`, `text hi`, `call read`, `read executed`, `ask file_write`,
- * `decided file_write yes`, `usage`, `done final`.
+ * `decided file_write yes`, `usage`, `response`, `done final`.
  *
  * Only what runs on observables lives in virtual time: a tool (or approval front door) that
  * returns a Promise settles on the microtask queue, which the TestScheduler does not drive, so
@@ -44,6 +44,8 @@ export function eventCode(event: TurnEvent): string {
       return `done ${event.reason}`;
     case 'usage':
       return 'usage';
+    case 'response':
+      return 'response';
     case 'approval-request':
       return `ask ${event.toolName}`;
     case 'approval-decision':

@@ -74,6 +74,18 @@ describe('a pino logger passed to createAgent logs each turn through a child log
     expect(JSON.stringify(failed)).not.toContain('0123456789abcdef');
   });
 
+  it("the failed turn's error line keeps the error's class (err.type), with or without pinoScrubbing", async () => {
+    for (const options of [{}, pinoScrubbing]) {
+      const { logger, lines } = pinoInto('debug', options);
+      const agent = createAgent({ provider: scriptedModel([]), model: 'm', tools: [], logger });
+      await expect(agent.complete({ message: 'go' })).rejects.toBeInstanceOf(ProviderError);
+      const err = lines.find((l) => l.msg === 'turn failed')!.err as Record<string, unknown>;
+      expect(err.type).toBe('ProviderError');
+      expect(err.code).toBe('provider_error');
+      expect(err.message).toMatch(/scripted model/);
+    }
+  });
+
   it('at level info no debug line is written', async () => {
     const { logger, lines } = pinoInto('info');
     const agent = createAgent({ provider: turnScript(), model: 'm', tools: [add, broken], logger });

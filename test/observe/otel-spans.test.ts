@@ -146,7 +146,7 @@ describe('a traced turn: invoke_agent parent of chat and execute_tool spans (Gen
           'gen_ai.agent.name': 'helper',
           'gen_ai.request.model': 'gpt-test',
           'gen_ai.provider.name': 'scripted',
-          'gen_ai.conversation.id': 'turn-1',
+          'rtl.turn.id': 'turn-1',
           'gen_ai.usage.input_tokens': 250,
           'gen_ai.usage.output_tokens': 32,
           'rtl.turn.reason': 'final',
@@ -160,7 +160,7 @@ describe('a traced turn: invoke_agent parent of chat and execute_tool spans (Gen
         name: 'execute_tool stocks',
         kind: SpanKind.INTERNAL,
         parent: 'invoke_agent helper',
-        attributes: { ...tool('stocks', 'call-s', 1, 'failed'), 'error.type': 'failed' },
+        attributes: { ...tool('stocks', 'call-s', 1, 'failed'), 'error.type': 'Error' },
         status: { code: SpanStatusCode.ERROR, message: 'Error executing stocks: market feed down' },
       },
       { name: 'execute_tool news', kind: SpanKind.INTERNAL, parent: 'invoke_agent helper', attributes: tool('news', 'call-n', 2, 'executed'), status: unset },
@@ -241,7 +241,7 @@ describe('parent contexts are passed explicitly', () => {
     const tracer = provider.getTracer('t');
     const outer = tracer.startSpan('http request', {}, ROOT_CONTEXT);
     const events: TurnEvent[] = [
-      { type: 'iteration', iteration: 1 },
+      { type: 'iteration', iteration: 1, model: 'm' },
       { type: 'tool-call', iteration: 1, slot: 0, id: 'c1', name: 'x', args: {}, executes: true },
       { type: 'tool-result', iteration: 1, slot: 0, id: 'c1', name: 'x', output: 'ok', success: true, outcome: 'executed', durationMs: 1 },
       { type: 'done', text: 'ok', reason: 'final', history: [], iterations: 1, usage: { inputTokens: 0, outputTokens: 0 } },

@@ -1,7 +1,7 @@
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, progressLine, progressLines, type TurnEvent } from '../../src/index.js';
+import { ApprovalManager, createAgent, defineTool, nonInteractiveApproval, progressLine, progressLines, type TurnEvent } from '../../src/index.js';
 import { scriptedModel } from '../../src/testing/index.js';
 
 const call = (name: string, args: unknown, id = 'c1'): TurnEvent => ({ type: 'tool-call', iteration: 1, slot: 0, id, name, args, executes: true });
@@ -78,6 +78,36 @@ describe('progressLines turns a turn into chat lines', () => {
     });
     const lines = await lastValueFrom(agent.run({ message: 'go' }).pipe(progressLines(), toArray()));
     expect(lines).toEqual(['⏳ ok', '✅ ok (0 ms)', '⏳ bad', '❌ bad failed: Error executing bad: password=supe*[REDACTED] rejected']);
+  });
+
+  it('a call that never runs (denied, unknown) has no start line, only its completion line naming why', async () => {
+    const ok = defineTool({ name: 'ok', description: 'ok', parameters: z.object({}), execute: () => 'fine' });
+    const file_delete = defineTool({ name: 'file_delete', description: 'deletes', parameters: z.object({ path: z.string() }), risk: 'write', execute: () => 'gone' });
+    const agent = createAgent({
+      provider: scriptedModel([
+        { toolCalls: [{ name: 'ok', arguments: {} }, { name: 'file_delete', arguments: { path: 'a.txt' } }, { name: 'nope', arguments: {} }] },
+        { text: 'done' },
+      ]),
+      model: 'm',
+      tools: [ok, file_delete],
+      approval: new ApprovalManager({ autoApprove: ['ok'] }, nonInteractiveApproval()),
+      clock: { now: () => 0 },
+    });
+    const events = await lastValueFrom(agent.run({ message: 'go' }).pipe(toArray()));
+    const calls = events.filter((e) => e.type === 'tool-call').map((e) => [e.name, e.executes]);
+    expect(calls).toEqual([
+      ['ok', true],
+      ['file_delete', false],
+      ['nope', false],
+    ]);
+    const lines = events.map((e) => progressLine(e)).filter((l) => l !== undefined);
+    expect(lines.filter((l) => l.includes('file_delete'))).toEqual([expect.stringMatching(/^❌ file_delete denied/)]);
+    expect(lines.filter((l) => l.includes('nope'))).toEqual([expect.stringMatching(/^❌ nope unknown tool/)]);
+    expect(lines.filter((l) => l.includes(' ok'))).toEqual(['⏳ ok', '✅ ok (0 ms)']);
+  });
+
+  it('the start line of a slot decided by preparation is withheld', () => {
+    expect(progressLine({ type: 'tool-call', iteration: 1, slot: 0, id: 'c1', name: 'file_delete', args: {}, executes: false })).toBeUndefined();
   });
 
   it('works on any event source', async () => {

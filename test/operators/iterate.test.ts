@@ -19,7 +19,7 @@ describe('iterate: one iteration emits its events, then exactly one step', () =>
     expect(isIterationStep(steps[0])).toBe(true);
     expect(steps[0]).toMatchObject({ kind: 'done', text: 'hello', reason: 'final' });
     expect(steps[0].snapshot.iteration).toBe(1);
-    expect(events[0]).toEqual({ type: 'iteration', iteration: 1 });
+    expect(events[0]).toEqual({ type: 'iteration', iteration: 1, model: 'm' });
     expect(steps[0].snapshot.history.at(-1)).toEqual({ role: 'assistant', content: 'hello' });
     // the snapshot it started from is left as it was
     expect([snapshot.iteration, snapshot.history]).toEqual([0, [{ role: 'user', content: 'hi' }]]);

@@ -21,7 +21,9 @@ const weather: ToolSpec = Object.freeze({
 
 const expectedRecording = {
   text: recordedText,
-  rest: [...recordedCalls, { type: 'usage', inputTokens: 81, outputTokens: 37 }, { type: 'finish', reason: 'tool_calls' }],
+  rest: [...recordedCalls, { type: 'usage', inputTokens: 81, outputTokens: 37 },
+    { type: 'finish', reason: 'tool_calls', responseId: 'chatcmpl-rec1', responseModel: 'gpt-4o-mini-2024-07-18' },
+  ],
 };
 
 describe('Provider request: Chat Completions with stream, usage and shared specs', () => {
@@ -109,7 +111,7 @@ describe('Streaming: text deltas as they arrive, tool calls assembled by index',
 
   it('reports a finish reason other than tool_calls as it came', async () => {
     const s = await serve([{ kind: 'reply', text: 'cut', finishReason: 'length' }]);
-    expect((await eventsOf(openAIChatProvider(clientFor(s)))).at(-1)).toEqual({ type: 'finish', reason: 'length' });
+    expect((await eventsOf(openAIChatProvider(clientFor(s)))).at(-1)).toEqual({ type: 'finish', reason: 'length', responseId: 'chatcmpl-fixture', responseModel: 'fixture-model' });
   });
 });
 
@@ -122,7 +124,7 @@ describe('Non-streaming mode', () => {
       { type: 'text-delta', text: 'Checking.' },
       { type: 'tool-call', id: 'c1', name: 'weather', arguments: '{"city":"Oslo"}' },
       { type: 'usage', inputTokens: 10, outputTokens: 5 },
-      { type: 'finish', reason: 'tool_calls' },
+      { type: 'finish', reason: 'tool_calls', responseId: 'chatcmpl-fixture', responseModel: 'fixture-model' },
     ]);
   });
 });

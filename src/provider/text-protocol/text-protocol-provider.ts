@@ -29,6 +29,9 @@ export interface TextProtocolProviderOptions extends TextProtocolOptions {
 export function textProtocolProvider(inner: ModelProvider, options: TextProtocolProviderOptions = {}): ModelProvider {
   return Object.freeze({
     name: options.name ?? inner.name,
+    // telemetry names the inner provider's server and conventions name (the text protocol is how, not who)
+    ...(inner.telemetryName !== undefined ? { telemetryName: inner.telemetryName } : {}),
+    ...(inner.server !== undefined ? { server: inner.server } : {}),
     nativeTools: false,
     textProtocol: textToolProtocol(options),
     request: (req: ProviderRequest, signal: AbortSignal) => inner.request(textRequest(req), signal),

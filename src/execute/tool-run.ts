@@ -174,7 +174,7 @@ export class ToolRun implements ToolContext {
       error = failure as string;
       text = texts.failed(error);
     }
-    const result = slotResult(it.resolved, call, outcome, outcome === 'executed', text, durationMs, data);
+    const result = slotResult(it, call, outcome, outcome === 'executed', text, durationMs, data);
     // The result before its event: a consumer that cancels from the event must not lose it.
     subscriber.next(result);
     emitToolResult(it, result, this.#shown, subscriber);

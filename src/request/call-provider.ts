@@ -1,4 +1,4 @@
-import { Observable, type Subscription } from 'rxjs';
+import { Observable, type Subscription, throwError, timeout } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
@@ -20,7 +20,8 @@ export interface ModelResponse {
  * Sends one request and assembles the streamed response: text deltas and usage go out as turn
  * events while they arrive, then the response. Cancelling (the turn's signal, or unsubscribing)
  * aborts the provider's signal and tears its stream down; on the turn's signal the response
- * still comes, `cancelled`, with the text streamed so far. Failures become `ProviderError`.
+ * still comes, `cancelled`, with the text streamed so far. Failures become `ProviderError`, and
+ * so does a stream that sends no event for `knobs.providerIdleTimeoutMs` (its signal is aborted).
  *
  * ```
  * provider: -t-t--c-|
@@ -69,7 +70,12 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       subscriber.error(asProviderError(resolved.provider.name, err));
       return;
     }
-    streamSub = events$.subscribe({
+    const idleMs = resolved.knobs.providerIdleTimeoutMs;
+    const idle = (): Observable<never> => {
+      controller.abort();
+      return throwError(() => new ProviderError(idleMessage(resolved.provider.name, idleMs)));
+    };
+    streamSub = events$.pipe(timeout({ each: idleMs, with: idle })).subscribe({
       next: (event) => {
         switch (event.type) {
           case 'text-delta':
@@ -108,6 +114,11 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       streamSub?.unsubscribe();
     };
   });
+}
+
+/** The text of a provider deadline failure. */
+export function idleMessage(provider: string, ms: number): string {
+  return `Provider '${provider}' sent no event for ${ms} ms (knobs.providerIdleTimeoutMs): the request was abandoned.`;
 }
 
 function asProviderError(provider: string, err: unknown): ToolLoopError {

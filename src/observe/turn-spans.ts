@@ -1,5 +1,6 @@
 import { context, type Context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import { scrubCredentials } from '../results/scrub.js';
+import { scrubValue } from '../results/scrub-value.js';
 import type { TurnEvent } from '../core/events.js';
 import * as sc from './semconv.js';
 
@@ -152,18 +153,19 @@ export class TurnSpans {
   }
 
   private startTool(event: Extract<TurnEvent, { type: 'tool-call' }>): void {
+    const name = scrubCredentials(event.name);
     const span = this.tracer.startSpan(
-      `${sc.GEN_AI_OPERATION_EXECUTE_TOOL} ${event.name}`,
+      `${sc.GEN_AI_OPERATION_EXECUTE_TOOL} ${name}`,
       {
         kind: SpanKind.INTERNAL,
         attributes: {
           [sc.ATTR_GEN_AI_OPERATION_NAME]: sc.GEN_AI_OPERATION_EXECUTE_TOOL,
-          [sc.ATTR_GEN_AI_TOOL_NAME]: event.name,
+          [sc.ATTR_GEN_AI_TOOL_NAME]: name,
           [sc.ATTR_GEN_AI_TOOL_CALL_ID]: event.id,
           [sc.ATTR_GEN_AI_TOOL_TYPE]: sc.GEN_AI_TOOL_TYPE_FUNCTION,
           [sc.ATTR_RTL_ITERATION]: event.iteration,
           [sc.ATTR_RTL_TOOL_SLOT]: event.slot,
-          ...(this.options.captureContent ? { [sc.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: scrubCredentials(json(event.args)) } : {}),
+          ...(this.options.captureContent ? { [sc.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: scrubCredentials(json(scrubValue(event.args))) } : {}),
         },
       },
       this.agentContext,

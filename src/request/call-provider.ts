@@ -2,6 +2,7 @@ import { Observable, type Subscription, throwError, timeout } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
+import { scrubCredentials } from '../results/scrub.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 
 /** A provider response, assembled from its stream. */
@@ -17,8 +18,9 @@ export interface ModelResponse {
 }
 
 /**
- * Sends one request and assembles the streamed response: text deltas and usage go out as turn
- * events while they arrive, then the response. Cancelling (the turn's signal, or unsubscribing)
+ * Sends one request and assembles the streamed response: text deltas (scrubbed, as rendered
+ * text; the response keeps the model's text) and usage go out as turn events while they arrive,
+ * then the response. Cancelling (the turn's signal, or unsubscribing)
  * aborts the provider's signal and tears its stream down; on the turn's signal the response
  * still comes, `cancelled`, with the text streamed so far. Failures become `ProviderError`, and
  * so does a stream that sends no event for `knobs.providerIdleTimeoutMs` (its signal is aborted).
@@ -81,7 +83,8 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
           case 'text-delta':
             if (event.text.length === 0) return;
             text += event.text;
-            subscriber.next({ type: 'text-delta', iteration, text: event.text });
+            // the event is rendered (scrubbed); the response keeps the text as the model wrote it
+            subscriber.next({ type: 'text-delta', iteration, text: scrubCredentials(event.text) });
             return;
           case 'tool-call':
             toolCalls.push(event);

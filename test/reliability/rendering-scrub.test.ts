@@ -49,6 +49,7 @@ describe('model text is scrubbed in text-delta events, done.text and progress li
         { type: 'text-delta', iteration: 1, text: text.slice(cut) },
       ];
       const lines = await lastValueFrom(from(events).pipe(progressLines({ showText: true }), toArray()));
+      expect(lines.some((l) => l.startsWith('💬 Here:'))).toBe(true); // the text is rendered
       expect({ cut, leaked: leakedWindows(lines.join('\n'), sample.secret) }).toEqual({ cut, leaked: [] });
     }
   });

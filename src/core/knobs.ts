@@ -21,6 +21,8 @@ export interface Knobs {
   readonly maxMalformedProtocolRetries: number;
   /** List the turn's receipts at the end of the final answer (when receipts are on). */
   readonly appendReceiptsToAnswer: boolean;
+  /** A provider stream that sends no event for this long fails the request (`ProviderError`). */
+  readonly providerIdleTimeoutMs: number;
 }
 
 export type KnobsInput = Partial<Omit<Knobs, 'loopDetection'>> & { loopDetection?: Partial<LoopDetectionKnobs> };
@@ -38,17 +40,20 @@ export const DEFAULT_KNOBS: Knobs = Object.freeze({
   toolTimeoutMs: undefined,
   maxMalformedProtocolRetries: 2,
   appendReceiptsToAnswer: false,
+  providerIdleTimeoutMs: 120_000,
 });
 
 const positive = (value: number | undefined, fallback: number): number =>
   value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
 
 /**
- * Fills defaults and repairs out-of-range values (0 or negative caps fall back to their default).
+ * Fills defaults and repairs out-of-range values (0 or negative caps and deadlines fall back to
+ * their default).
  *
  * @example
  * ```ts
  * resolveKnobs({ parallelTools: true }).maxParallelTools; // 8
+ * resolveKnobs({ providerIdleTimeoutMs: 0 }).providerIdleTimeoutMs; // 120000
  * ```
  */
 export function resolveKnobs(input: KnobsInput = {}): Knobs {
@@ -63,6 +68,7 @@ export function resolveKnobs(input: KnobsInput = {}): Knobs {
       input.maxMalformedProtocolRetries !== undefined && input.maxMalformedProtocolRetries >= 0
         ? input.maxMalformedProtocolRetries
         : d.maxMalformedProtocolRetries,
+    providerIdleTimeoutMs: positive(input.providerIdleTimeoutMs, d.providerIdleTimeoutMs),
     toolTimeoutMs: input.toolTimeoutMs !== undefined && input.toolTimeoutMs > 0 ? input.toolTimeoutMs : undefined,
     dedupExemptTools: Object.freeze([...(input.dedupExemptTools ?? d.dedupExemptTools)]),
     loopDetection: Object.freeze({ ...d.loopDetection, ...input.loopDetection }),

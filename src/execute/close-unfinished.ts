@@ -53,7 +53,7 @@ export function closeUnfinished(it: IterationContext, batch: readonly PreparedCa
               shown = open?.[call.slot];
             }
             const durationMs = Number.isNaN(started) || call.filled ? 0 : it.resolved.clock.now() - started;
-            const result = slotResult(it.resolved, call, filled.outcome, filled.success, filled.output, durationMs);
+            const result = slotResult(it, call, filled.outcome, filled.success, filled.output, durationMs);
             subscriber.next(result);
             emitToolResult(it, result, shown, subscriber);
           }

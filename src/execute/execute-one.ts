@@ -31,7 +31,7 @@ export function executeOne(it: IterationContext, call: PreparedCall): Observable
     if (call.filled || !call.tool) {
       const filled = call.filled ?? INTERRUPTED;
       const shown = emitToolCall(it, call, false, subscriber);
-      const result = slotResult(it.resolved, call, filled.outcome, filled.success, filled.output, 0);
+      const result = slotResult(it, call, filled.outcome, filled.success, filled.output, 0);
       subscriber.next(result); // before its event: a consumer that cancels from the event keeps the result
       emitToolResult(it, result, shown, subscriber);
       subscriber.complete();

@@ -2,13 +2,14 @@ import type { PreparedCall, SlotResult } from '../core/calls.js';
 import type { Subscriber } from 'rxjs';
 import type { ObserverEvent, TurnEvent, TurnEventOf } from '../core/events.js';
 import { boundValue } from '../results/bound-value.js';
+import { scrubCredentials } from '../results/scrub.js';
 import { scrubValue } from '../results/scrub-value.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 
 /**
- * Emits a slot's `tool-call` event, with the arguments scrubbed and bounded like results
- * (`maxToolResultChars`: an event is a rendering surface; the call itself keeps them as they
- * are), then tells the observers (`tool-call-start`).
+ * Emits a slot's `tool-call` event, with the tool name and the arguments (keys and values)
+ * scrubbed and the arguments bounded like results (`maxToolResultChars`: an event is a rendering
+ * surface; the call itself keeps them as they are), then tells the observers (`tool-call-start`).
  * Returns the scrubbed arguments, for the slot's `tool-result`.
  *
  * @example
@@ -18,13 +19,14 @@ import type { IterationContext } from '../runtime/resolved-execution.js';
  */
 export function emitToolCall(it: IterationContext, call: PreparedCall, executes: boolean, subscriber: Subscriber<TurnEvent>): unknown {
   const args = boundValue(scrubValue(call.args), it.resolved.knobs.maxToolResultChars);
-  const event: TurnEventOf<'tool-call'> = { type: 'tool-call', iteration: it.iteration, slot: call.slot, id: call.id, name: call.name, args, executes };
+  const name = scrubCredentials(call.name);
+  const event: TurnEventOf<'tool-call'> = { type: 'tool-call', iteration: it.iteration, slot: call.slot, id: call.id, name, args, executes };
   subscriber.next(event);
   if (it.resolved.observers.length > 0) {
     const { ingress } = it.turn;
     notify(it, {
       type: 'tool-call-start',
-      tool: call.name,
+      tool: name,
       toolCallId: call.id,
       arguments: args,
       channel: ingress.channel,
@@ -48,12 +50,13 @@ export function emitToolCall(it: IterationContext, call: PreparedCall, executes:
  */
 export function emitToolResult(it: IterationContext, result: SlotResult, shownArgs: unknown, subscriber: Subscriber<TurnEvent>): void {
   // One shape for every tool-result event, receipt or not (bench/RESULTS.md, "One shape per event type").
+  const name = scrubCredentials(result.name);
   const event: TurnEventOf<'tool-result'> = {
     type: 'tool-result',
     iteration: it.iteration,
     slot: result.slot,
     id: result.id,
-    name: result.name,
+    name,
     output: result.output,
     success: result.success,
     outcome: result.outcome,
@@ -66,7 +69,7 @@ export function emitToolResult(it: IterationContext, result: SlotResult, shownAr
     const { ingress } = it.turn;
     notify(it, {
       type: 'tool-call-end',
-      tool: result.name,
+      tool: name,
       toolCallId: result.id,
       arguments: shownArgs,
       channel: ingress.channel,

@@ -2,21 +2,22 @@ import type { PreparedCall, SlotResult } from '../core/calls.js';
 import type { SlotOutcome } from '../core/events.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { truncateToolResult } from '../results/truncate.js';
-import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
+import type { IterationContext } from '../runtime/resolved-execution.js';
 
 /**
  * Builds a slot result: the model-visible content is truncated (receipt appended for successful
- * executions, over the full output); the event output is scrubbed first, then truncated (so a
- * secret the cut would split is gone whole), without the receipt. `errorType` says why an
- * executed call failed (its thrown error's code or class, `failed` for a reported failure).
+ * executions, over the full output and bound to the turn and the call's id); the event output is
+ * scrubbed first, then truncated (so a secret the cut would split is gone whole), without the
+ * receipt. `errorType` says why an executed call failed (its thrown error's code or class,
+ * `failed` for a reported failure).
  *
  * @example
  * ```ts
- * slotResult(resolved, prepared, 'executed', true, '42', 3).content; // '42'
+ * slotResult(it, prepared, 'executed', true, '42', 3).content; // '42'
  * ```
  */
 export function slotResult(
-  resolved: ResolvedAgentExecution,
+  it: IterationContext,
   call: PreparedCall,
   outcome: SlotOutcome,
   success: boolean,
@@ -25,12 +26,14 @@ export function slotResult(
   data?: unknown,
   errorType?: string,
 ): SlotResult {
+  const { resolved } = it;
   const max = resolved.knobs.maxToolResultChars;
   const bounded = truncateToolResult(text, max);
   let content = bounded;
   let receipt: string | undefined;
   if (outcome === 'executed' && resolved.receipts) {
-    receipt = resolved.receipts.generate(call.name, call.args, text, Math.floor(resolved.clock.now() / 1000));
+    const ts = Math.floor(resolved.clock.now() / 1000);
+    receipt = resolved.receipts.generate({ turnId: it.turn.turnId, callId: call.id, name: call.name, args: call.args, result: text, ts });
     content = `${bounded}\n\n[receipt: ${receipt}]`;
   }
   return new SlotRecord(call, outcome, success, content, truncateToolResult(scrubCredentials(text), max), durationMs, receipt, data, errorType);

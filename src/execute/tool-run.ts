@@ -178,7 +178,7 @@ export class ToolRun implements ToolContext {
       text = texts.failed(error);
       errorType = 'failed';
     }
-    const result = slotResult(it.resolved, call, outcome, outcome === 'executed', text, durationMs, data, errorType);
+    const result = slotResult(it, call, outcome, outcome === 'executed', text, durationMs, data, errorType);
     // The result before its event: a consumer that cancels from the event must not lose it.
     subscriber.next(result);
     emitToolResult(it, result, this.#shown, subscriber);

@@ -1,6 +1,7 @@
 import { defer, EMPTY, expand, finalize, from, Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import type { TurnInput } from '../core/turn-input.js';
+import { scrubCredentials } from '../results/scrub.js';
 import type { ResolvedAgentExecution, TurnContext } from '../runtime/resolved-execution.js';
 import { createTurnContext, steer } from '../runtime/turn-context.js';
 import { iterate } from './iterate.js';
@@ -68,7 +69,7 @@ export function endTurn(): OperatorFunction<TurnEvent | IterationStep, TurnEvent
           const { snapshot } = value;
           subscriber.next({
             type: 'done',
-            text: value.text,
+            text: scrubAnswer(value.text),
             reason: value.reason,
             history: snapshot.history as TurnEventDone['history'],
             iterations: snapshot.iteration,
@@ -83,6 +84,16 @@ export function endTurn(): OperatorFunction<TurnEvent | IterationStep, TurnEvent
 }
 
 type TurnEventDone = Extract<TurnEvent, { type: 'done' }>;
+
+const RECEIPT = /(rtl-receipt-v2-\d{1,16}-[A-Za-z0-9_-]{43})/;
+
+/** `done.text` is rendered: scrubbed, except the receipts listed in it (MACs, not secrets, and never altered). */
+function scrubAnswer(text: string): string {
+  return text
+    .split(RECEIPT)
+    .map((part, i) => (i % 2 === 1 ? part : scrubCredentials(part)))
+    .join('');
+}
 
 function listenToSteering(turn: TurnContext, input: TurnInput): Subscription | undefined {
   if (input.steering === undefined) return undefined;

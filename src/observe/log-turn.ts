@@ -78,13 +78,13 @@ function logEvent(log: Logger, event: TurnEvent, debug: boolean): void {
     case 'tool-call':
       if (!debug) return;
       log.debug(
-        { tool: event.name, toolCallId: event.id, iteration: event.iteration, slot: event.slot, args: scrubValue(event.args) },
+        { tool: scrubCredentials(event.name), toolCallId: event.id, iteration: event.iteration, slot: event.slot, args: scrubValue(event.args) },
         'tool call',
       );
       return;
     case 'tool-result': {
       const fields = {
-        tool: event.name,
+        tool: scrubCredentials(event.name),
         toolCallId: event.id,
         iteration: event.iteration,
         slot: event.slot,
@@ -99,11 +99,11 @@ function logEvent(log: Logger, event: TurnEvent, debug: boolean): void {
       return;
     }
     case 'approval-request':
-      log.info({ requestId: event.requestId, tool: event.toolName, arguments: scrubCredentials(event.argumentsSummary) }, 'approval requested');
+      log.info({ requestId: event.requestId, tool: scrubCredentials(event.toolName), arguments: scrubCredentials(event.argumentsSummary) }, 'approval requested');
       return;
     case 'approval-decision':
       log.info(
-        { requestId: event.requestId, tool: event.toolName, decision: event.decision, decidedBy: event.decidedBy, byOperator: event.byOperator },
+        { requestId: event.requestId, tool: scrubCredentials(event.toolName), decision: event.decision, decidedBy: event.decidedBy, byOperator: event.byOperator },
         'approval decided',
       );
       return;

@@ -7,6 +7,9 @@ export interface Logger {
   child?(bindings: Record<string, unknown>): Logger;
 }
 
+import { scrubCredentials } from '../results/scrub.js';
+import { scrubValue } from '../results/scrub-value.js';
+
 const noop = (): void => {};
 
 /** A logger that drops everything (the default). */
@@ -14,12 +17,15 @@ export const noopLogger: Logger = Object.freeze({ debug: noop, info: noop, warn:
 
 /**
  * Wraps a logger so that a failing log call (a broken transport, a throwing serializer) can
- * never fail a turn: the loop logs from places where a throw would lose a result. Children are
- * guarded too.
+ * never fail a turn: the loop logs from places where a throw would lose a result. Every line is
+ * scrubbed here, the one place all of the library's log lines pass (its object with
+ * `scrubValue` — errors from hooks, front doors, observers and providers included — and its
+ * message with `scrubCredentials`). Children and their bindings are guarded and scrubbed too.
  *
  * @example
  * ```ts
  * createAgent({ ..., logger: pino() }); // guarded by createAgent
+ * guardedLogger(pino()).warn({ err: new Error('token=abcd1234efgh') }, 'hook failed'); // logs 'token=abcd*[REDACTED]'
  * ```
  */
 export function guardedLogger(logger: Logger): Logger {
@@ -28,7 +34,7 @@ export function guardedLogger(logger: Logger): Logger {
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (obj: object, msg?: string): void => {
       try {
-        logger[level](obj, msg);
+        logger[level](scrubValue(obj), msg === undefined ? msg : scrubCredentials(msg));
       } catch {
         // a logger that throws is treated as one that dropped the line
       }
@@ -42,7 +48,7 @@ export function guardedLogger(logger: Logger): Logger {
       ? {
           child: (bindings: Record<string, unknown>): Logger => {
             try {
-              return guardedLogger(logger.child!(bindings));
+              return guardedLogger(logger.child!(scrubValue(bindings)));
             } catch {
               return noopLogger;
             }

@@ -1,5 +1,7 @@
-import { filter, map, type OperatorFunction, pipe } from 'rxjs';
+import { concat, defer, filter, map, mergeMap, type OperatorFunction, pipe } from 'rxjs';
+import { textLines } from './text-lines.js';
 import { scrubCredentials } from '../results/scrub.js';
+import { scrubValue } from '../results/scrub-value.js';
 import type { SlotOutcome, TurnEvent } from '../core/events.js';
 
 /** How progress lines are rendered. */
@@ -10,6 +12,12 @@ export interface ProgressLineOptions {
   readonly maxArgumentChars?: number;
   /** Longest failure reason, in characters. Default 200. */
   readonly maxReasonChars?: number;
+  /**
+   * Also show the model's text, as `💬 {line}` lines (`progressLines` only), scrubbed with a
+   * window carried across deltas so a secret split between two deltas is redacted whole.
+   * Default false.
+   */
+  readonly showText?: boolean;
 }
 
 const FAILURE_LABEL: Record<SlotOutcome, string> = {
@@ -41,18 +49,20 @@ const FAILURE_LABEL: Record<SlotOutcome, string> = {
 export function progressLine(event: TurnEvent, options: ProgressLineOptions = {}): string | undefined {
   if (event.type === 'tool-call') {
     if (!event.executes) return undefined; // it never runs: its completion line says why
-    if (options.showArguments === false) return `⏳ ${event.name}`;
-    const preview = cut(scrubCredentials(json(event.args)), options.maxArgumentChars ?? 80);
-    return preview.length > 0 && preview !== '{}' ? `⏳ ${event.name} ${preview}` : `⏳ ${event.name}`;
+    const name = scrubCredentials(event.name);
+    if (options.showArguments === false) return `⏳ ${name}`;
+    const preview = cut(scrubCredentials(json(scrubValue(event.args))), options.maxArgumentChars ?? 80);
+    return preview.length > 0 && preview !== '{}' ? `⏳ ${name} ${preview}` : `⏳ ${name}`;
   }
   if (event.type !== 'tool-result') return undefined;
+  const name = scrubCredentials(event.name);
   const duration = `${Math.round(event.durationMs)} ms`;
   if (event.success) {
-    return event.outcome === 'executed' ? `✅ ${event.name} (${duration})` : `✅ ${event.name} (${FAILURE_LABEL[event.outcome]})`;
+    return event.outcome === 'executed' ? `✅ ${name} (${duration})` : `✅ ${name} (${FAILURE_LABEL[event.outcome]})`;
   }
   const reason = cut(scrubCredentials(event.output.replace(/^Error:\s*/, '')).replace(/\s+/g, ' ').trim(), options.maxReasonChars ?? 200);
   const label = FAILURE_LABEL[event.outcome] ?? event.outcome;
-  return reason.length > 0 ? `❌ ${event.name} ${label}: ${reason}` : `❌ ${event.name} ${label}`;
+  return reason.length > 0 ? `❌ ${name} ${label}: ${reason}` : `❌ ${name} ${label}`;
 }
 
 /**
@@ -70,10 +80,24 @@ export function progressLine(event: TurnEvent, options: ProgressLineOptions = {}
  * ```
  */
 export function progressLines(options: ProgressLineOptions = {}): OperatorFunction<TurnEvent, string> {
-  return pipe(
-    map((event: TurnEvent) => progressLine(event, options)),
-    filter((line): line is string => line !== undefined),
-  );
+  if (options.showText !== true) {
+    return pipe(
+      map((event: TurnEvent) => progressLine(event, options)),
+      filter((line): line is string => line !== undefined),
+    );
+  }
+  return (source) =>
+    defer(() => {
+      const text = textLines();
+      return source.pipe(
+        mergeMap((event: TurnEvent) => {
+          const said = event.type === 'text-delta' ? text.push(event.text) : text.flush();
+          const line = progressLine(event, options);
+          return [...said.map((l) => `💬 ${l}`), ...(line !== undefined ? [line] : [])];
+        }),
+        (lines$) => concat(lines$, defer(() => text.flush().map((l) => `💬 ${l}`))),
+      );
+    });
 }
 
 /** Cuts text to `max` characters (never inside a surrogate pair), marking the cut with `…`. */

@@ -3,6 +3,7 @@ import { isObservable, Observable } from 'rxjs';
 import type { TurnEventOf } from '../core/events.js';
 import type { ToolRunnerCall } from '../core/tool-runner.js';
 import { scrubCredentials } from '../results/scrub.js';
+import { scrubValue } from '../results/scrub-value.js';
 import * as sc from './semconv.js';
 import { markError, recordScrubbedException } from './span-errors.js';
 
@@ -40,19 +41,20 @@ export class ToolSpans {
   onCall(event: TurnEventOf<'tool-call'>): void {
     if (!event.executes) return;
     const { scope } = this;
+    const name = scrubCredentials(event.name);
     const span = scope.tracer.startSpan(
-      `${sc.GEN_AI_OPERATION_EXECUTE_TOOL} ${event.name}`,
+      `${sc.GEN_AI_OPERATION_EXECUTE_TOOL} ${name}`,
       {
         kind: SpanKind.INTERNAL,
         startTime: scope.now(),
         attributes: {
           [sc.ATTR_GEN_AI_OPERATION_NAME]: sc.GEN_AI_OPERATION_EXECUTE_TOOL,
-          [sc.ATTR_GEN_AI_TOOL_NAME]: event.name,
+          [sc.ATTR_GEN_AI_TOOL_NAME]: name,
           [sc.ATTR_GEN_AI_TOOL_CALL_ID]: event.id,
           [sc.ATTR_GEN_AI_TOOL_TYPE]: sc.GEN_AI_TOOL_TYPE_FUNCTION,
           [sc.ATTR_RTL_ITERATION]: event.iteration,
           [sc.ATTR_RTL_TOOL_SLOT]: event.slot,
-          ...(scope.captureContent ? { [sc.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: scrubCredentials(json(event.args)) } : {}),
+          ...(scope.captureContent ? { [sc.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: scrubCredentials(json(scrubValue(event.args))) } : {}),
         },
       },
       scope.agentContext,
@@ -73,7 +75,7 @@ export class ToolSpans {
       scope.agentSpan.addEvent(
         sc.EVENT_RTL_TOOL_NOT_EXECUTED,
         {
-          [sc.ATTR_GEN_AI_TOOL_NAME]: event.name,
+          [sc.ATTR_GEN_AI_TOOL_NAME]: scrubCredentials(event.name),
           [sc.ATTR_GEN_AI_TOOL_CALL_ID]: event.id,
           [sc.ATTR_RTL_ITERATION]: event.iteration,
           [sc.ATTR_RTL_TOOL_SLOT]: event.slot,

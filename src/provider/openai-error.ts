@@ -20,6 +20,29 @@ export type FailurePhase = 'request' | 'stream';
  * ```
  */
 export function toProviderError(provider: string, client: object, err: unknown, phase: FailurePhase): ProviderError {
+  const made = describeFailure(provider, client, err, phase);
+  const redacted = redactClientKey(made.message, client);
+  return redacted === made.message ? made : new ProviderError(redacted, { status: made.status, cause: err });
+}
+
+/**
+ * The message with every occurrence of the client's own API key (`client.apiKey`, 8 characters
+ * or more) replaced by `[REDACTED]`: a server may echo the key in a 401 body, and the message
+ * reaches logs, spans and the caller.
+ *
+ * @example
+ * ```ts
+ * redactClientKey('Incorrect API key provided: sk-abcdefgh1234', { apiKey: 'sk-abcdefgh1234' });
+ * // 'Incorrect API key provided: [REDACTED]'
+ * ```
+ */
+export function redactClientKey(message: string, client: object): string {
+  const key = (client as { apiKey?: unknown }).apiKey;
+  if (typeof key !== 'string' || key.length < 8 || !message.includes(key)) return message;
+  return message.split(key).join('[REDACTED]');
+}
+
+function describeFailure(provider: string, client: object, err: unknown, phase: FailurePhase): ProviderError {
   if (err instanceof ProviderError) return err;
   const prefix = `Provider '${provider}' failed`;
   const status = statusOf(err);

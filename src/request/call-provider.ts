@@ -1,7 +1,8 @@
-import { Observable, type Subscription } from 'rxjs';
+import { Observable, type Subscription, throwError, timeout } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
+import { scrubCredentials } from '../results/scrub.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 
 /** A provider response, assembled from its stream. */
@@ -17,11 +18,13 @@ export interface ModelResponse {
 }
 
 /**
- * Sends one request and assembles the streamed response: text deltas and usage go out as turn
- * events while they arrive, then (when the provider reported a response id or model) a
- * `response` event, then the response. Cancelling (the turn's signal, or unsubscribing)
+ * Sends one request and assembles the streamed response: text deltas (scrubbed, as rendered
+ * text; the response keeps the model's text) and usage go out as turn events while they arrive,
+ * then (when the provider reported a response id or model) a `response` event, then the
+ * response. Cancelling (the turn's signal, or unsubscribing)
  * aborts the provider's signal and tears its stream down; on the turn's signal the response
- * still comes, `cancelled`, with the text streamed so far. Failures become `ProviderError`.
+ * still comes, `cancelled`, with the text streamed so far. Failures become `ProviderError`, and
+ * so does a stream that sends no event for `knobs.providerIdleTimeoutMs` (its signal is aborted).
  *
  * ```
  * provider: -t-t--c-|
@@ -75,13 +78,19 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       subscriber.error(asProviderError(resolved.provider.name, err));
       return;
     }
-    streamSub = events$.subscribe({
+    const idleMs = resolved.knobs.providerIdleTimeoutMs;
+    const idle = (): Observable<never> => {
+      controller.abort();
+      return throwError(() => new ProviderError(idleMessage(resolved.provider.name, idleMs)));
+    };
+    streamSub = events$.pipe(timeout({ each: idleMs, with: idle })).subscribe({
       next: (event) => {
         switch (event.type) {
           case 'text-delta':
             if (event.text.length === 0) return;
             text += event.text;
-            subscriber.next({ type: 'text-delta', iteration, text: event.text });
+            // the event is rendered (scrubbed); the response keeps the text as the model wrote it
+            subscriber.next({ type: 'text-delta', iteration, text: scrubCredentials(event.text) });
             return;
           case 'tool-call':
             toolCalls.push(event);
@@ -116,6 +125,11 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       streamSub?.unsubscribe();
     };
   });
+}
+
+/** The text of a provider deadline failure. */
+export function idleMessage(provider: string, ms: number): string {
+  return `Provider '${provider}' sent no event for ${ms} ms (knobs.providerIdleTimeoutMs): the request was abandoned.`;
 }
 
 function asProviderError(provider: string, err: unknown): ToolLoopError {

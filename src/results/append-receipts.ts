@@ -4,8 +4,8 @@
  *
  * @example
  * ```ts
- * appendReceipts('It rains in Oslo.', ['rtl-receipt-1700000000-Qm…']);
- * // 'It rains in Oslo.\n\nReceipts:\n- rtl-receipt-1700000000-Qm…'
+ * appendReceipts('It rains in Oslo.', ['rtl-receipt-v2-1700000000-Qm…']);
+ * // 'It rains in Oslo.\n\nReceipts:\n- rtl-receipt-v2-1700000000-Qm…'
  * ```
  */
 export function appendReceipts(text: string, receipts: readonly string[]): string {

@@ -1,7 +1,7 @@
 // results: bounds, receipts, scrubbing, loop detection, after-tool-call hooks.
 export { truncateToolResult } from './truncate.js';
 export { createReceiptGenerator } from './receipts.js';
-export type { ReceiptGenerator } from './receipts.js';
+export type { ReceiptGenerator, ReceiptInput } from './receipts.js';
 export { scrubCredentials } from './scrub.js';
 export { scrubValue } from './scrub-value.js';
 export { LoopDetector, loopThresholds } from './loop-detector.js';

@@ -13,7 +13,8 @@ const MAX_DEPTH = 12;
 
 /**
  * `scrubCredentials` for structured values (log objects, tool arguments): strings are scrubbed,
- * string values of secret-like keys (8+ characters) keep their first 4 characters, errors become
+ * and so are object keys shaped like a token (`{ "sk-…": 1 }` → `{ "[REDACTED]": 1 }`); string
+ * values of secret-like keys (8+ characters) keep their first 4 characters; errors become
  * `{ type, message, code?, stack }` with scrubbed text — still of the error's class, so pino's
  * error serializer reports the class (`err.type: 'ProviderError'`, not `'Object'`). Returns the value itself when nothing
  * needed redacting, a scrubbed copy otherwise; the input is never modified.
@@ -48,12 +49,25 @@ function walk(value: unknown, depth: number, key: string | undefined): unknown {
   let copy: Record<string, unknown> | undefined;
   // for-in rather than Object.keys: no key array per call (the prototype is Object.prototype or
   // null, so it enumerates the same own keys)
+  let renamed = false;
   for (const k in value) {
     const item = (value as Record<string, unknown>)[k];
     const scrubbed = walk(item, depth + 1, k);
     if (scrubbed !== item) (copy ??= { ...(value as Record<string, unknown>) })[k] = scrubbed;
+    if (k.length >= 8 && scrubCredentials(k) !== k) renamed = true;
   }
-  return copy ?? value;
+  return renamed ? renameKeys(copy ?? (value as Record<string, unknown>)) : (copy ?? value);
+}
+
+/** A copy with every token-shaped key scrubbed (in order; keys that scrub alike are numbered). */
+function renameKeys(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value)) {
+    let key = scrubCredentials(k);
+    for (let n = 2; key !== k && Object.hasOwn(out, key); n++) key = `${scrubCredentials(k)} (${n})`;
+    out[key] = value[k];
+  }
+  return out;
 }
 
 /** A copy of the error with the same prototype (class), its text scrubbed, `type` set to its class name. */

@@ -45,7 +45,7 @@ describe('the page shows the turn: a card per slot, approval controls, the final
     await expect(calc.getAttribute('data-outcome')).resolves.toBe('executed');
     await expect(calc.locator('.output').textContent()).resolves.toBe('409.5');
     await expect(calc.locator('.duration').textContent()).resolves.toMatch(/^\d+ ms$/);
-    await expect(calc.locator('.receipt').textContent()).resolves.toMatch(/^receipt: rtl-receipt-\d+-[\w-]+$/);
+    await expect(calc.locator('.receipt').textContent()).resolves.toMatch(/^receipt: rtl-receipt-v2-\d+-[\w-]+$/);
     const approval = page.locator('[data-card="approval"]');
     await expect(approval.locator('.summary').textContent()).resolves.toContain('path: notes.md');
 

@@ -53,7 +53,7 @@ describe('secrets are scrubbed on every rendering surface; history and receipts 
       telemetry: { captureContent: true },
       observers: [(e) => void observed.push(e)],
     });
-    const run = await runTurn(agent);
+    const run = await runTurn(agent, { message: 'go', ingress: { channel: 'cli', turnId: 'turn-s' } });
     expect(run.error).toBeUndefined();
     await tracerProvider.forceFlush();
 
@@ -78,7 +78,7 @@ describe('secrets are scrubbed on every rendering surface; history and receipts 
     expect(contents[1]).toBe(`Error: ${sample.text}`);
     expect(JSON.stringify(history)).toContain(JSON.stringify(sample.text).slice(1, -1));
     const receipt = run.events.find((e) => e.type === 'tool-result' && e.name === 'reveal') as { receipt?: string };
-    expect(receipts.verify(receipt.receipt!, 'reveal', { note: sample.text }, sample.text)).toBe(true);
+    expect(receipts.verify(receipt.receipt!, { turnId: 'turn-s', callId: 'r', name: 'reveal', args: { note: sample.text }, result: sample.text })).toBe(true);
     expectHealthyTurn(run, model.requests);
   });
 });

@@ -6,76 +6,89 @@ import { ConfigurationError, createAgent, createReceiptGenerator, defineTool, ty
 import { scriptedModel } from '../../src/testing/index.js';
 
 const key = new Uint8Array(32).map((_, i) => i + 1);
-const FORMAT = /^rtl-receipt-(\d+)-([A-Za-z0-9_-]{43})$/;
+const FORMAT = /^rtl-receipt-v2-(\d+)-([A-Za-z0-9_-]{43})$/;
+const call = (name: string, args: unknown, result: string) => ({ turnId: 'turn-1', callId: 'call-1', name, args, result });
 
-describe('a receipt is HMAC-SHA256 over name|argsJson|result|ts, formatted rtl-receipt-{ts}-{base64url mac}', () => {
+describe('a receipt is HMAC-SHA256 over length-prefixed fields, formatted rtl-receipt-v2-{ts}-{base64url mac}', () => {
   it('matches an independently computed HMAC over the documented message', () => {
     const receipts = createReceiptGenerator(key);
-    const receipt = receipts.generate('weather', { city: 'Oslo', opts: { units: 'metric', days: 2 } }, 'rain', 1_700_000_000);
-    const message = 'weather|{"city":"Oslo","opts":{"days":2,"units":"metric"}}|rain|1700000000';
+    const receipt = receipts.generate({ ...call('weather', { city: 'Oslo', opts: { units: 'metric', days: 2 } }, 'rain'), ts: 1_700_000_000 });
+    const fields = ['rtl-receipt-v2', 'turn-1', 'call-1', 'weather', '{"city":"Oslo","opts":{"days":2,"units":"metric"}}', 'rain', '1700000000'];
+    const message = fields.map((f) => `${Buffer.byteLength(f)}:${f}`).join('');
     const mac = createHmac('sha256', key).update(message).digest('base64url');
-    expect(receipt).toBe(`rtl-receipt-1700000000-${mac}`);
+    expect(receipt).toBe(`rtl-receipt-v2-1700000000-${mac}`);
     expect(mac).not.toContain('=');
+  });
+
+  it('lengths are UTF-8 byte lengths, not UTF-16 code units', () => {
+    const receipts = createReceiptGenerator(key);
+    const receipt = receipts.generate({ turnId: 't', callId: 'c', name: 'é', args: {}, result: '🙂', ts: 1 });
+    const message = '14:rtl-receipt-v21:t1:c2:é2:{}4:🙂1:1';
+    expect(receipt).toBe(`rtl-receipt-v2-1-${createHmac('sha256', key).update(message).digest('base64url')}`);
   });
 
   it('argsJson is compact with keys sorted recursively, so key order does not matter', () => {
     const receipts = createReceiptGenerator(key);
-    const a = receipts.generate('t', { b: [{ y: 1, x: 2 }], a: null }, 'r', 5);
-    const b = receipts.generate('t', { a: null, b: [{ x: 2, y: 1 }] }, 'r', 5);
+    const a = receipts.generate({ ...call('t', { b: [{ y: 1, x: 2 }], a: null }, 'r'), ts: 5 });
+    const b = receipts.generate({ ...call('t', { a: null, b: [{ x: 2, y: 1 }] }, 'r'), ts: 5 });
     expect(a).toBe(b);
-    expect(receipts.verify(a, 't', { a: null, b: [{ x: 2, y: 1 }] }, 'r')).toBe(true);
+    expect(receipts.verify(a, call('t', { a: null, b: [{ x: 2, y: 1 }] }, 'r'))).toBe(true);
   });
 
   it('defaults ts to the current Unix second', () => {
     const before = Math.floor(Date.now() / 1000);
-    const receipt = createReceiptGenerator().generate('t', {}, 'r');
+    const receipt = createReceiptGenerator().generate(call('t', {}, 'r'));
     const ts = Number(FORMAT.exec(receipt)?.[1]);
     expect(ts).toBeGreaterThanOrEqual(before);
     expect(ts).toBeLessThanOrEqual(before + 1);
   });
 
   it('without a key, each generator draws its own random key', () => {
-    const one = createReceiptGenerator().generate('t', {}, 'r', 1);
-    const two = createReceiptGenerator().generate('t', {}, 'r', 1);
+    const one = createReceiptGenerator().generate({ ...call('t', {}, 'r'), ts: 1 });
+    const two = createReceiptGenerator().generate({ ...call('t', {}, 'r'), ts: 1 });
     expect(one).toMatch(FORMAT);
     expect(one).not.toBe(two);
   });
 
-  it('an empty key or a non-integer timestamp is a ConfigurationError', () => {
+  it('an empty key, a non-integer timestamp or a missing turn or call id is a ConfigurationError', () => {
     expect(() => createReceiptGenerator(new Uint8Array(0))).toThrow(ConfigurationError);
-    expect(() => createReceiptGenerator(key).generate('t', {}, 'r', 1.5)).toThrow(ConfigurationError);
+    expect(() => createReceiptGenerator(key).generate({ ...call('t', {}, 'r'), ts: 1.5 })).toThrow(ConfigurationError);
+    expect(() => createReceiptGenerator(key).generate({ ...call('t', {}, 'r'), turnId: undefined as unknown as string })).toThrow(ConfigurationError);
+    expect(() => createReceiptGenerator(key).generate({ ...call('t', {}, 'r'), callId: 7 as unknown as string })).toThrow(ConfigurationError);
   });
 });
 
 describe('verify accepts only an untampered receipt for exactly the same inputs', () => {
   const receipts = createReceiptGenerator(key);
-  const receipt = receipts.generate('transfer', { to: 'acct-1', amount: 10 }, 'sent', 1_700_000_123);
+  const sent = call('transfer', { to: 'acct-1', amount: 10 }, 'sent');
+  const receipt = receipts.generate({ ...sent, ts: 1_700_000_123 });
 
   it('the genuine receipt verifies', () => {
-    expect(receipts.verify(receipt, 'transfer', { amount: 10, to: 'acct-1' }, 'sent')).toBe(true);
+    expect(receipts.verify(receipt, { ...sent, args: { amount: 10, to: 'acct-1' } })).toBe(true);
   });
 
   it('changed name, arguments or result fail', () => {
-    expect(receipts.verify(receipt, 'transfer2', { to: 'acct-1', amount: 10 }, 'sent')).toBe(false);
-    expect(receipts.verify(receipt, 'transfer', { to: 'acct-1', amount: 11 }, 'sent')).toBe(false);
-    expect(receipts.verify(receipt, 'transfer', { to: 'acct-1', amount: 10 }, 'sent ')).toBe(false);
+    expect(receipts.verify(receipt, { ...sent, name: 'transfer2' })).toBe(false);
+    expect(receipts.verify(receipt, { ...sent, args: { to: 'acct-1', amount: 11 } })).toBe(false);
+    expect(receipts.verify(receipt, { ...sent, result: 'sent ' })).toBe(false);
   });
 
   it('a tampered timestamp or mac fails', () => {
-    expect(receipts.verify(receipt.replace('1700000123', '1700000124'), 'transfer', { to: 'acct-1', amount: 10 }, 'sent')).toBe(false);
+    expect(receipts.verify(receipt.replace('1700000123', '1700000124'), sent)).toBe(false);
     const mac = receipt.slice(-43);
     const flipped = (mac[0] === 'A' ? 'B' : 'A') + mac.slice(1);
-    expect(receipts.verify(receipt.slice(0, -43) + flipped, 'transfer', { to: 'acct-1', amount: 10 }, 'sent')).toBe(false);
+    expect(receipts.verify(receipt.slice(0, -43) + flipped, sent)).toBe(false);
   });
 
   it('a receipt forged with another key fails', () => {
-    const forged = createReceiptGenerator(new Uint8Array(32).fill(7)).generate('transfer', { to: 'acct-1', amount: 10 }, 'sent', 1_700_000_123);
-    expect(receipts.verify(forged, 'transfer', { to: 'acct-1', amount: 10 }, 'sent')).toBe(false);
+    const forged = createReceiptGenerator(new Uint8Array(32).fill(7)).generate({ ...sent, ts: 1_700_000_123 });
+    expect(receipts.verify(forged, sent)).toBe(false);
   });
 
   it.each([
     ['empty', ''],
-    ['another prefix', receipt.replace('rtl-receipt-', 'rtl-receipts-')],
+    ['another prefix', receipt.replace('rtl-receipt-v2-', 'rtl-receipts-v2-')],
+    ['the v1 prefix', receipt.replace('rtl-receipt-v2-', 'rtl-receipt-')],
     ['padding', `${receipt}=`],
     ['a short mac', receipt.slice(0, -1)],
     ['a long mac', `${receipt}A`],
@@ -85,12 +98,13 @@ describe('verify accepts only an untampered receipt for exactly the same inputs'
     ['surrounding whitespace', ` ${receipt}`],
     ['a changed last character', receipt.slice(0, -1) + String.fromCharCode(receipt.charCodeAt(receipt.length - 1) ^ 1)],
   ])('a malformed receipt (%s) fails without throwing', (_, bad) => {
-    expect(receipts.verify(bad, 'transfer', { to: 'acct-1', amount: 10 }, 'sent')).toBe(false);
+    expect(receipts.verify(bad, sent)).toBe(false);
   });
 
   it('non-string input fails without throwing', () => {
-    expect(receipts.verify(undefined as unknown as string, 'transfer', {}, 'sent')).toBe(false);
-    expect(receipts.verify(receipt, 'transfer', { to: 'acct-1', amount: 10 }, 42 as unknown as string)).toBe(false);
+    expect(receipts.verify(undefined as unknown as string, sent)).toBe(false);
+    expect(receipts.verify(receipt, { ...sent, result: 42 as unknown as string })).toBe(false);
+    expect(receipts.verify(receipt, undefined as never)).toBe(false);
   });
 });
 
@@ -119,7 +133,7 @@ describe('in a turn, receipts are made for successful executions only, over the 
   async function run(knobs = {}) {
     const receipts = createReceiptGenerator(key);
     const agent = createAgent({ provider: script(), model: 'm', tools, receipts, clock: { now: () => now }, knobs: { maxToolResultChars: 60, ...knobs } });
-    const events = await lastValueFrom(agent.run({ message: 'go' }).pipe(toArray()));
+    const events = await lastValueFrom(agent.run({ message: 'go', ingress: { channel: 'cli', turnId: 'turn-9' } }).pipe(toArray()));
     const results = events.filter((e): e is Extract<TurnEvent, { type: 'tool-result' }> => e.type === 'tool-result');
     const done = events.at(-1) as Extract<TurnEvent, { type: 'done' }>;
     return { receipts, results, done };
@@ -129,14 +143,14 @@ describe('in a turn, receipts are made for successful executions only, over the 
     const { receipts, results, done } = await run();
     const byId = new Map(results.map((r) => [r.id, r]));
     const read = byId.get('c1')!;
-    expect(read.receipt).toMatch(/^rtl-receipt-1700000000-[A-Za-z0-9_-]{43}$/);
+    expect(read.receipt).toMatch(/^rtl-receipt-v2-1700000000-[A-Za-z0-9_-]{43}$/);
     expect(read.output).not.toContain('[receipt:');
     const content = done.history.filter((m) => m.role === 'tool').map((m) => m.content);
     expect(content[0].endsWith(`\n\n[receipt: ${read.receipt}]`)).toBe(true);
     expect(content[0]).toContain('characters truncated');
-    expect(receipts.verify(read.receipt!, 'read', { path: 'a.txt' }, `a.txt:${long}`)).toBe(true);
-    expect(receipts.verify(read.receipt!, 'read', { path: 'a.txt' }, content[0])).toBe(false);
-    expect(receipts.verify(byId.get('c5')!.receipt!, 'quiet', {}, '(no output)')).toBe(true);
+    expect(receipts.verify(read.receipt!, { turnId: 'turn-9', callId: 'c1', name: 'read', args: { path: 'a.txt' }, result: `a.txt:${long}` })).toBe(true);
+    expect(receipts.verify(read.receipt!, { turnId: 'turn-9', callId: 'c1', name: 'read', args: { path: 'a.txt' }, result: content[0] })).toBe(false);
+    expect(receipts.verify(byId.get('c5')!.receipt!, { turnId: 'turn-9', callId: 'c5', name: 'quiet', args: {}, result: '(no output)' })).toBe(true);
   });
 
   it('failed, unknown and invalid-argument slots get no receipt', async () => {
@@ -170,15 +184,15 @@ describe('the receipt input is never scrubbed', () => {
     const leaky = defineTool({ name: 'config', description: 'c', parameters: z.object({}), execute: () => raw });
     const receipts = createReceiptGenerator(key);
     const agent = createAgent({
-      provider: scriptedModel([{ toolCalls: [{ name: 'config', arguments: {} }] }, { text: 'ok' }]),
+      provider: scriptedModel([{ toolCalls: [{ id: 'k1', name: 'config', arguments: {} }] }, { text: 'ok' }]),
       model: 'm',
       tools: [leaky],
       receipts,
     });
-    const events = await lastValueFrom(agent.run({ message: 'go' }).pipe(toArray()));
+    const events = await lastValueFrom(agent.run({ message: 'go', ingress: { channel: 'cli', turnId: 't-k' } }).pipe(toArray()));
     const result = events.find((e): e is Extract<TurnEvent, { type: 'tool-result' }> => e.type === 'tool-result')!;
     expect(result.output).toBe('config: password=hunt*[REDACTED]');
-    expect(receipts.verify(result.receipt!, 'config', {}, raw)).toBe(true);
-    expect(receipts.verify(result.receipt!, 'config', {}, result.output)).toBe(false);
+    expect(receipts.verify(result.receipt!, { turnId: 't-k', callId: 'k1', name: 'config', args: {}, result: raw })).toBe(true);
+    expect(receipts.verify(result.receipt!, { turnId: 't-k', callId: 'k1', name: 'config', args: {}, result: result.output })).toBe(false);
   });
 });

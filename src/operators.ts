@@ -58,3 +58,4 @@ export { nextStep, doneStep, isIterationStep } from './loop/iteration-step.js';
 export type { IterationStep } from './loop/iteration-step.js';
 export { endTurn } from './loop/run-tool-loop.js';
 export { mergeMapMany } from './execute/merge-map-many.js';
+export { idleDeadline } from './request/idle-deadline.js';

@@ -35,7 +35,8 @@ export function closeUnfinished(it: IterationContext, batch: readonly PreparedCa
         next: (value) => {
           if (!isTurnEvent(value)) finished[value.slot] = 1;
           else if (value.type === 'tool-call') {
-            openedAt[value.slot] = it.resolved.clock.now();
+            // a slot decided by preparation closes with its own outcome and no duration: no clock read
+            openedAt[value.slot] = value.executes ? it.resolved.clock.now() : 0;
             (open ??= [])[value.slot] = value.args;
           }
           subscriber.next(value);

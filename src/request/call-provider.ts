@@ -1,9 +1,10 @@
-import { Observable, type Subscription, throwError, timeout } from 'rxjs';
+import { Observable, type Subscription } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
 import { scrubCredentials } from '../results/scrub.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
+import { idleDeadline } from './idle-deadline.js';
 
 /** A provider response, assembled from its stream. */
 export interface ModelResponse {
@@ -79,11 +80,11 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       return;
     }
     const idleMs = resolved.knobs.providerIdleTimeoutMs;
-    const idle = (): Observable<never> => {
+    const idle = (): ProviderError => {
       controller.abort();
-      return throwError(() => new ProviderError(idleMessage(resolved.provider.name, idleMs)));
+      return new ProviderError(idleMessage(resolved.provider.name, idleMs));
     };
-    streamSub = events$.pipe(timeout({ each: idleMs, with: idle })).subscribe({
+    streamSub = events$.pipe(idleDeadline(idleMs, idle)).subscribe({
       next: (event) => {
         switch (event.type) {
           case 'text-delta':

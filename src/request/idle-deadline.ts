@@ -1,0 +1,55 @@
+import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+
+/**
+ * Fails a stream that goes quiet: when no value (or completion) comes for `ms` after the
+ * subscription or the last value, the source is torn down and `onIdle()` errors the result —
+ * what `timeout({ each: ms, with })` does, with one timer per stream instead of one per value (a
+ * value only records its time; when the timer fires early it waits out the rest). A provider
+ * stream of 1,000 tool-call deltas arms one timer, not 1,000. Time is RxJS's async scheduler's,
+ * so marble tests run it in virtual time.
+ *
+ * ```
+ * source:  -a-b-----------      ms = 5
+ * result:  -a-b-----#           5 frames after b
+ * ```
+ * @example
+ * ```ts
+ * events$.pipe(idleDeadline(120_000, () => new ProviderError('no event for 2 minutes')));
+ * ```
+ * @param ms How long the stream may be silent.
+ * @param onIdle The error the result fails with.
+ * @return The source's values, until it is silent for `ms`.
+ */
+export function idleDeadline<T>(ms: number, onIdle: () => unknown): MonoTypeOperatorFunction<T> {
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      const scheduler = asyncScheduler;
+      let last = scheduler.now();
+      let timer: Subscription | undefined;
+      const arm = (delay: number): void => {
+        timer = scheduler.schedule(() => {
+          const quiet = scheduler.now() - last;
+          if (quiet >= ms) {
+            sourceSub?.unsubscribe();
+            subscriber.error(onIdle());
+          } else {
+            arm(ms - quiet);
+          }
+        }, delay);
+      };
+      let sourceSub: Subscription | undefined;
+      sourceSub = source.subscribe({
+        next: (value) => {
+          last = scheduler.now();
+          subscriber.next(value);
+        },
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => subscriber.complete(),
+      });
+      if (!subscriber.closed) arm(ms);
+      return () => {
+        timer?.unsubscribe();
+        sourceSub?.unsubscribe();
+      };
+    });
+}

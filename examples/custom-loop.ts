@@ -13,7 +13,7 @@
  * Run it with `npx tsx examples/custom-loop.ts` (no build, no network: a scripted model).
  */
 import { pathToFileURL } from 'node:url';
-import { concat, defer, EMPTY, expand, from, lastValueFrom, map, type Observable, of, takeUntil, tap, throwError, timer } from 'rxjs';
+import { concat, defer, EMPTY, from, lastValueFrom, map, type Observable, of, takeUntil, tap, throwError, timer } from 'rxjs';
 import { z } from 'zod';
 import {
   createAgent,
@@ -36,6 +36,7 @@ import {
   dispatchCalls,
   doneStep,
   endTurn,
+  expandSteps,
   isIterationStep,
   iterationContext,
   maxIterationsStep,
@@ -102,7 +103,7 @@ export function handMadeLoop(resolved: ResolvedAgentExecution, input: TurnInput)
       });
 
     return iteration(startSnapshot(turn, input)).pipe(
-      expand((value) => (isIterationStep(value) && value.kind === 'next' ? iteration(value.snapshot) : EMPTY)),
+      expandSteps((value) => (isIterationStep(value) && value.kind === 'next' ? iteration(value.snapshot) : EMPTY)),
       endTurn(),
     );
   });

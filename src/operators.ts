@@ -59,3 +59,4 @@ export type { IterationStep } from './loop/iteration-step.js';
 export { endTurn } from './loop/run-tool-loop.js';
 export { mergeMapMany } from './execute/merge-map-many.js';
 export { idleDeadline } from './request/idle-deadline.js';
+export { expandSteps } from './loop/expand-steps.js';

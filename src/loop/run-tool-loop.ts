@@ -1,16 +1,18 @@
-import { defer, EMPTY, expand, finalize, from, Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { defer, EMPTY, finalize, from, Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import type { TurnInput } from '../core/turn-input.js';
 import { scrubCredentials } from '../results/scrub.js';
 import type { ResolvedAgentExecution, TurnContext } from '../runtime/resolved-execution.js';
 import { createTurnContext, steer } from '../runtime/turn-context.js';
+import { expandSteps } from './expand-steps.js';
 import { iterate } from './iterate.js';
 import { isIterationStep, type IterationStep } from './iteration-step.js';
 import { startSnapshot } from './turn-snapshot.js';
 
 /**
  * Runs one turn as a cold Observable of events: `iterate` from the turn's first snapshot,
- * driven by `expand` (each `next` step's snapshot starts the next iteration) until the model
+ * driven by `expand` (`expandSteps`: expand's contract, with the events that expand to nothing
+ * not subscribed) (each `next` step's snapshot starts the next iteration) until the model
  * answers without tool calls, the turn is cancelled, or the iteration cap is reached; the
  * `done` step becomes the `done` event. Aborting `input.signal` closes the unfinished slots
  * (`interrupted`), appends the round, emits `done` with reason 'cancelled' and completes;
@@ -35,7 +37,7 @@ export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput):
     const turn = createTurnContext(resolved, input);
     const steering = listenToSteering(turn, input);
     return iterate(turn, startSnapshot(turn, input)).pipe(
-      expand((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY)),
+      expandSteps((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY)),
       endTurn(),
       finalize(() => steering?.unsubscribe()),
     );

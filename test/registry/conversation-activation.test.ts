@@ -99,4 +99,29 @@ describe('the activation store is bounded, and shared only when given to several
     expect(await turn(second, 'A:call', { conversationId: 'A' })).toEqual(['remote_ping:executed']);
     expect(await turn(second, 'B:call', { conversationId: 'B' })).toEqual(['remote_ping:unknown']);
   });
+
+  it("a sub-agent sharing the store sees the parent's conversation's activations through ctx.conversationId", async () => {
+    const store = new ActivationStore();
+    const child = remoteAgent(store).agent;
+    const delegate = defineTool({
+      name: 'delegate',
+      description: 'Hands the task to the sub-agent',
+      parameters: z.object({ task: z.string() }),
+      execute: ({ task }, ctx) => turn(child, task, { conversationId: ctx.conversationId, signal: ctx.signal }).then((r) => r.join(' ')),
+    });
+    const parentModel = (conversation: string) =>
+      scriptedModel([
+        { toolCalls: [{ id: 's', name: 'tool_search', arguments: { query: 'select:remote_ping' } }] },
+        { toolCalls: [{ id: 'd', name: 'delegate', arguments: { task: `${conversation}:call` } }] },
+        { text: 'done' },
+      ]);
+    const parentIn = (conversation: string) =>
+      createAgent({ provider: parentModel(conversation), model: 'm', tools: [delegate], deferredTools: [ping, other], activated: store });
+    const delegated = async (conversation: string, conversationId?: string) => {
+      const events = await lastValueFrom(parentIn(conversation).run({ message: 'go', conversationId }).pipe(toArray()));
+      return events.flatMap((e) => (e.type === 'tool-result' && e.name === 'delegate' ? [e.output] : []));
+    };
+    expect(await delegated('A', 'A')).toEqual(['remote_ping:executed']);
+    expect(await delegated('x')).toEqual(['remote_ping:unknown']); // no conversation: the child's turn is its own scope
+  });
 });

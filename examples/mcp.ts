@@ -9,7 +9,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { fileURLToPath } from 'node:url';
-import { createAgent, mcpTools, type ProviderRequest, type TurnEvent } from '../src/index.js';
+import { ActivationStore, createAgent, mcpTools, type ProviderRequest, type TurnEvent } from '../src/index.js';
 import { scriptedModel, type ScriptedStep } from '../src/testing/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -59,12 +59,13 @@ await client.connect(new StdioClientTransport({ command: process.execPath, args:
 try {
   const deferredTools = await mcpTools(client, { server: 'fx' });
   const model = scriptedModel(script);
-  const agent = createAgent({ provider: model, model: 'scripted', tools: [], deferredTools });
-  const events = agent.run({ message: 'What is 19 + 23? Then echo a greeting.' });
+  const activations = new ActivationStore();
+  const agent = createAgent({ provider: model, model: 'scripted', tools: [], deferredTools, activated: activations });
+  const events = agent.run({ message: 'What is 19 + 23? Then echo a greeting.', conversationId: 'demo' });
   await new Promise<void>((resolve, reject) => events.subscribe({ next: render, error: reject, complete: resolve }));
   const listing = model.requests[0].messages.find((m) => m.role === 'system')?.content ?? '';
   process.stdout.write(`\nThe first request's system message listed the deferred tools:\n${listing}\n`);
-  process.stdout.write(`\nActivated for this agent (kept for its next turns): ${agent.resolved.activated.names().join(', ')}\n`);
+  process.stdout.write(`\nActivated in conversation 'demo' (kept for its next turns): ${activations.forConversation('demo')?.names().join(', ')}\n`);
 } finally {
   await client.close();
 }

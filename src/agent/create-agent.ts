@@ -8,6 +8,7 @@ import type { AgentHooks } from '../core/hooks.js';
 import { buildPrepSteps } from '../prep/build-prep-steps.js';
 import type { ModelProvider } from '../provider/provider.js';
 import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
+import type { ActivationStore } from '../registry/activation-store.js';
 import { resolveToolScope } from '../registry/agent-tool-scope.js';
 import type { FilterGroup } from '../registry/filter-group.js';
 import type { RiskProfile } from '../registry/risk-profile.js';
@@ -60,8 +61,13 @@ export interface AgentConfig {
   readonly deferredTools?: readonly Tool[];
   /** Decide which MCP tools a turn exposes; built-in tools are not affected. */
   readonly filterGroups?: readonly FilterGroup[];
-  /** The activated set this agent was granted (a sub-agent shares its parent's); default: a new one. */
-  readonly activated?: ActivatedToolSet;
+  /**
+   * Where deferred tools activated by `tool_search` live. Default: a new `ActivationStore`, one
+   * set per conversation (`TurnInput.conversationId`; a turn without one has its own), at most
+   * 1000 conversations. An `ActivationStore` shared with a sub-agent grants it the activations of
+   * the conversation its turn names; an `ActivatedToolSet` is shared by every conversation.
+   */
+  readonly activated?: ActivatedToolSet | ActivationStore;
   readonly onModelSwitch?: (from: string, to: string) => void;
 }
 
@@ -117,7 +123,7 @@ export function createAgent(config: AgentConfig): Agent {
     registry: toolScope.registry,
     excluded: toolScope.excluded,
     toolScope,
-    activated: toolScope.activated,
+    activations: toolScope.activations,
     approval: config.approval,
     hooks: config.hooks ?? {},
     observers: config.observers ?? [],

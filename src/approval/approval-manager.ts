@@ -1,4 +1,5 @@
 import { Observable, take } from 'rxjs';
+import type { ConversationScope } from '../core/conversation-scope.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { ApprovalAuditEntry } from './approval-audit.js';
 import { resolveApprovalPolicy, type ApprovalPolicy, type ResolvedApprovalPolicy } from './approval-policy.js';
@@ -15,6 +16,7 @@ import type {
 import { answerInput, isPendingAnswer } from './answer-input.js';
 import { nonInteractiveApproval } from './non-interactive-approval.js';
 import { sanitizeReplacement } from './sanitize-replacement.js';
+import { ScopedAllowLists } from './scoped-allow-lists.js';
 import { PAUSE_TURN } from './pause-for-approval.js';
 
 /** A decision that was made (not a pause). */
@@ -28,12 +30,18 @@ export interface ApprovalManagerOptions {
   readonly onAudit?: (entry: ApprovalAuditEntry) => void;
   /** How many entries `auditLog` keeps, oldest dropped first. Default 1000. */
   readonly maxAuditEntries?: number;
+  /**
+   * How many conversations (or turns without one) keep an allow-list, the least recently used
+   * dropped first (its tools prompt again). Default 1000.
+   */
+  readonly maxConversations?: number;
 }
 
 /**
  * Decides which tool calls need an operator (by the tool's risk and the policy's names), asks
- * the front door, keeps the session allow-list (filled by `always`) and the audit log of prompted
- * decisions. One manager is one approval session: give each agent (or each user session) its own.
+ * the front door, keeps the allow-lists (filled by `always`) and the audit log of prompted
+ * decisions. An `always` counts only in the conversation it was given in (`TurnInput.conversationId`;
+ * a turn without one is its own scope), so one manager can serve many users' conversations.
  *
  * @example
  * ```ts
@@ -45,7 +53,7 @@ export class ApprovalManager implements ApprovalPort {
   readonly level: ApprovalLevel;
   readonly frontDoor: ApprovalFrontDoor;
   readonly #policy: ResolvedApprovalPolicy;
-  readonly #allowed = new Set<string>();
+  readonly #allowed: ScopedAllowLists;
   readonly #audit: ApprovalAuditEntry[] = [];
   readonly #onAudit?: (entry: ApprovalAuditEntry) => void;
   readonly #maxAudit: number;
@@ -59,11 +67,44 @@ export class ApprovalManager implements ApprovalPort {
     this.frontDoor = frontDoor;
     this.#onAudit = options.onAudit;
     this.#maxAudit = options.maxAuditEntries !== undefined && options.maxAuditEntries >= 0 ? Math.floor(options.maxAuditEntries) : 1000;
+    this.#allowed = new ScopedAllowLists(options.maxConversations);
   }
 
-  /** Tools an operator allowed for the rest of this session with `always`. */
+  /**
+   * Tools allowed with `always` by requests made outside any turn (no `conversationId` or
+   * `turnId`: the manager used on its own). Turns of an agent have their own lists: `allowListFor`.
+   *
+   * @deprecated Allow-lists are per conversation; use `allowListFor(conversationId)`.
+   */
   get sessionAllowList(): ReadonlySet<string> {
-    return this.#allowed;
+    return this.#allowed.of(undefined);
+  }
+
+  /**
+   * The tools an operator allowed with `always` in a conversation (a string), or in a scope
+   * (`{ turnId }` for a turn without a conversation id).
+   *
+   * @example
+   * ```ts
+   * await agent.complete({ message: 'deploy it', conversationId: 'c1' }); // operator: always
+   * approval.allowListFor('c1').has('deploy'); // true
+   * approval.allowListFor('c2').has('deploy'); // false
+   * ```
+   */
+  allowListFor(scope: string | ConversationScope): ReadonlySet<string> {
+    return this.#allowed.of(typeof scope === 'string' ? { conversationId: scope } : scope);
+  }
+
+  /**
+   * Drops a conversation's allow-list (its tools prompt again); true when it had one.
+   *
+   * @example
+   * ```ts
+   * approval.forgetConversation('c1');
+   * ```
+   */
+  forgetConversation(scope: string | ConversationScope): boolean {
+    return this.#allowed.forget(typeof scope === 'string' ? { conversationId: scope } : scope);
   }
 
   /** Prompted decisions, oldest first (at most `maxAuditEntries`). */
@@ -73,16 +114,17 @@ export class ApprovalManager implements ApprovalPort {
 
   /**
    * What policy says about a tool now. Pass the tool so its risk counts; a bare name is a tool
-   * that declares no risk (`'write'`: only the named lists and the allow-list approve it).
+   * that declares no risk (`'write'`: only the named lists and the allow-list approve it). Only
+   * the allow-list of `scope` (the asking turn's conversation, else the turn) counts.
    *
    * @example
    * ```ts
-   * manager.verdict({ name: 'lookup', risk: 'read' }); // 'approve' in supervised
-   * manager.verdict('deploy');                         // 'prompt' unless listed
+   * manager.verdict({ name: 'lookup', risk: 'read' });       // 'approve' in supervised
+   * manager.verdict('deploy', { conversationId: 'c1' });     // 'prompt' unless listed or allowed in c1
    * ```
    */
-  verdict(tool: ApprovalSubject | string): ApprovalVerdict {
-    return this.#policy.verdict(typeof tool === 'string' ? { name: tool } : tool, this.#allowed);
+  verdict(tool: ApprovalSubject | string, scope?: ConversationScope): ApprovalVerdict {
+    return this.#policy.verdict(typeof tool === 'string' ? { name: tool } : tool, this.#allowed.of(scope));
   }
 
   /**
@@ -93,8 +135,8 @@ export class ApprovalManager implements ApprovalPort {
    * manager.needsPrompt({ name: 'web_fetch', risk: 'egress' }); // true in supervised
    * ```
    */
-  needsPrompt(tool: ApprovalSubject | string): boolean {
-    return this.verdict(tool) === 'prompt';
+  needsPrompt(tool: ApprovalSubject | string, scope?: ConversationScope): boolean {
+    return this.verdict(tool, scope) === 'prompt';
   }
 
   decide(request: ApprovalRequest, options: DecideOptions = {}): Observable<ApprovalDecision> {
@@ -111,7 +153,7 @@ export class ApprovalManager implements ApprovalPort {
           return;
         }
         const decision = this.#toDecision(answer, error, decidedBy);
-        if (decision.decision === 'always') this.#allowed.add(request.toolName);
+        if (decision.decision === 'always') this.#allowed.allow(request.toolName, request);
         this.#record(request, decision, options.now ?? Date.now);
         subscriber.next(decision);
         subscriber.complete();

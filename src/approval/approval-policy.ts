@@ -42,7 +42,7 @@ export interface ResolvedApprovalPolicy {
  * Resolves a policy: `full` approves everything; `readonly` prompts for nothing and approves
  * nothing; `supervised` checks `alwaysAsk` (prompt), then `autoApprove` (approve), then the
  * default (approve: a tool whose risk is `'read'`, or a `DEFAULT_AUTO_APPROVE` name that declares
- * no higher risk), then the session allow-list (approve), else prompts: `'egress'`, `'write'`,
+ * no higher risk), then the asking scope's allow-list (approve), else prompts: `'egress'`, `'write'`,
  * `'exec'` and undeclared risks prompt. `alwaysAsk` matches names trimmed and case-insensitively
  * (the safe direction: more prompts); `autoApprove`, the default names and the allow-list match
  * exact names only.

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { ApprovalRequest } from '../core/approval-request.js';
+import type { ConversationScope } from '../core/conversation-scope.js';
 import type { ToolRisk } from '../core/tool.js';
 
 /** How much an approval policy lets run without asking. */
@@ -13,6 +14,7 @@ export type ApprovalLevel = 'full' | 'readonly' | 'supervised';
 export type ApprovalVerdict = 'approve' | 'allow' | 'prompt';
 
 export type { ApprovalRequest } from '../core/approval-request.js';
+export type { ConversationScope } from '../core/conversation-scope.js';
 
 /**
  * What policy looks at: a tool's name and its declared risk (any `Tool` is one). A bare name, or
@@ -66,15 +68,17 @@ export interface DecideOptions {
 /** What the preparation pipeline needs from an approval manager. `ApprovalManager` implements it. */
 export interface ApprovalPort {
   /**
-   * What policy says about this tool now (its risk and the session allow-list included). Pass the
-   * tool; a bare name is a tool without a declared risk.
+   * What policy says about this tool now (its risk and the scope's allow-list included). Pass the
+   * tool; a bare name is a tool without a declared risk. `scope` is the asking turn's
+   * conversation (else the turn): only `always` answers given in the same scope count.
    */
-  verdict(tool: ApprovalSubject | string): ApprovalVerdict;
-  /** Whether policy requires asking an operator before this tool runs. */
-  needsPrompt(tool: ApprovalSubject | string): boolean;
+  verdict(tool: ApprovalSubject | string, scope?: ConversationScope): ApprovalVerdict;
+  /** Whether policy requires asking an operator before this tool runs (in `scope`). */
+  needsPrompt(tool: ApprovalSubject | string, scope?: ConversationScope): boolean;
   /**
    * Asks the front door (on subscription) and emits exactly one decision, recorded in the audit
-   * log; unsubscribing first withdraws the question and records nothing.
+   * log; unsubscribing first withdraws the question and records nothing. An `always` answer
+   * allows the tool in the request's scope (`conversationId`, else `turnId`).
    */
   decide(request: ApprovalRequest, options?: DecideOptions): Observable<ApprovalDecision>;
 }

@@ -27,4 +27,4 @@ export { DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from './approval-texts.js';
 export { formatFullArgs, FULL_ARGS_WIDTH } from './format-full-args.js';
 export type { FullArgsOptions } from './format-full-args.js';
 export { pauseForApproval, PAUSE_TURN } from './pause-for-approval.js';
-export type { DecideOptions } from './approval-port.js';
+export type { DecideOptions, ConversationScope } from './approval-port.js';

@@ -7,4 +7,8 @@ export interface ApprovalRequest {
   readonly argumentsSummary: string;
   /** The channel the turn came in on. */
   readonly channel: string;
+  /** The turn's conversation: an `always` answer allows the tool for this conversation only. */
+  readonly conversationId?: string;
+  /** The asking turn: without a conversation, an `always` answer allows the tool for this turn only. */
+  readonly turnId?: string;
 }

@@ -21,6 +21,11 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   readonly callId: string;
   readonly ingress: Ingress;
+  /**
+   * The turn's conversation (`TurnInput.conversationId`), if any: pass it to a sub-agent's turn
+   * so an `ActivationStore` or `ApprovalManager` shared with it scopes its state the same way.
+   */
+  readonly conversationId?: string;
   /** Switches the turn's model: the next provider request uses it and `onModelSwitch` is told. */
   switchModel(model: string): void;
 }

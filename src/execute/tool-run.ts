@@ -13,7 +13,7 @@ import { slotResult } from './slot-result.js';
 
 /**
  * One executing call: the body of `executeOne`'s Observable for an executable call. It is also
- * the tool's context (`ctx`): only `signal`, `callId`, `ingress` and `switchModel` are visible
+ * the tool's context (`ctx`): only `signal`, `callId`, `ingress`, `conversationId` and `switchModel` are visible
  * to the tool. `start()` runs the tool; its result goes to the Subscriber as the slot result,
  * then the `tool-result` event; `stop()` (teardown) aborts the tool's signal and ignores a late
  * result.
@@ -48,6 +48,10 @@ export class ToolRun implements ToolContext {
 
   get ingress(): Ingress {
     return this.#it.turn.ingress;
+  }
+
+  get conversationId(): string | undefined {
+    return this.#it.turn.conversationId;
   }
 
   /** Aborts on cancellation and on timeout; created on first use. */

@@ -43,7 +43,8 @@ export function resumeTurn(resolved: ResolvedAgentExecution, snapshot: TurnSnaps
   return defer(() => {
     let turn: ReturnType<typeof createTurnContext> | undefined;
     const checked = checkSnapshot(resolved, snapshot, options.decisions ?? {}, (s) => {
-      turn = createTurnContext(resolved, { message: s.scope.message, tools: s.scope.tools, signal: options.signal, conversationId: s.conversationId, ingress: s.ingress });
+      const input = { message: s.scope.message, tools: s.scope.tools, signal: options.signal, conversationId: s.conversationId, ingress: s.ingress };
+      turn = createTurnContext(resolved, input, undefined, s.activated);
       return turn.tools;
     });
     const resumed = turn!;

@@ -33,6 +33,8 @@ const approvalRequest = z.object({
   arguments: z.unknown(),
   argumentsSummary: z.string(),
   channel: z.string(),
+  conversationId: z.string().optional(),
+  turnId: z.string().optional(),
 });
 
 const slotState = z.discriminatedUnion('state', [

@@ -32,7 +32,7 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
     receipts: [],
     promptSignatures: {},
     loopWindow: EMPTY_LOOP_WINDOW,
-    activated: resolved.activated.names(),
+    activated: turn.activated.names(),
     steering: [],
     usage: { inputTokens: 0, outputTokens: 0 },
   };
@@ -52,7 +52,7 @@ export function nextSnapshot(it: IterationContext, changes: Partial<TurnSnapshot
     ...it.snapshot,
     model: it.model,
     promptSignatures: it.promptSignatures.size > 0 ? Object.fromEntries(it.promptSignatures) : it.snapshot.promptSignatures,
-    activated: it.resolved.activated.names(),
+    activated: it.turn.activated.names(),
     notes: [],
     ...changes,
   };

@@ -1,5 +1,6 @@
 import { concat, concatAll, defer, map, type Observable, of, throwError } from 'rxjs';
 import type { ApprovalRequest } from '../core/approval-request.js';
+import type { ConversationScope } from '../core/conversation-scope.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { TurnEvent } from '../core/events.js';
 import { DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from '../approval/approval-texts.js';
@@ -14,7 +15,8 @@ import { APPROVED } from './with-approved-marker.js';
  * run unapproved (`readonly`), or require a prompt: then an `approval-request` event goes out,
  * the front door is asked, and an `approval-decision` event follows. Yes/always → the call runs
  * (approved); no → `denied` (`Denied by user.`); a replacement → `replaced` (`success: true`, the
- * operator's sanitized text); nobody answered → `denied` by policy. A prompted call is marked
+ * operator's sanitized text); nobody answered → `denied` by policy. Verdict and request carry
+ * the turn's scope (conversation, else turn), so an `always` counts only there. A prompted call is marked
  * `prompted` (its batch runs sequentially). Withdrawn by the turn's signal, the prompt records
  * no decision. No approval manager = no gate.
  *
@@ -32,7 +34,7 @@ export const approvalGate: PrepStep = (call, ctx) => {
   const approval = ctx.resolved.approval;
   const tool = call.tool;
   if (!approval || !tool || call.filled) return call;
-  const verdict = approval.verdict(tool);
+  const verdict = approval.verdict(tool, turnScope(ctx));
   if (verdict === 'approve') {
     if (tool.approvalMarker) ctx.approved.add(call.slot); // only the marker step reads it
     return call;
@@ -47,7 +49,7 @@ function prompt(approval: ApprovalPort, call: PreparedCall, ctx: PrepContext): O
   return defer(() => {
     const requestId = resolved.ids();
     const argumentsSummary = summarizeArgs(call.args, call.tool!.approvalMarker ? APPROVED : undefined);
-    const request: ApprovalRequest = { requestId, toolName, arguments: call.args, argumentsSummary, channel: turn.ingress.channel };
+    const request: ApprovalRequest = { requestId, toolName, arguments: call.args, argumentsSummary, channel: turn.ingress.channel, ...turnScope(ctx) };
     const asked: TurnEvent = { type: 'approval-request', requestId, toolName, argumentsSummary };
     // the request event, then the decision event and the settled call (or the call, parked)
     return concat(of(asked), decided(approval, call, request, ctx));
@@ -72,7 +74,14 @@ export function resumeApproval(
 ): Observable<PreparedCall | TurnEvent> {
   const approval = ctx.resolved.approval;
   if (!approval) return throwError(() => new ConfigurationError('A parked approval can only be resumed by an agent with an approval manager.'));
-  return decided(approval, call, request, ctx, answer);
+  // the resumed turn's scope, not the stored request's: an `always` lands in this conversation
+  const { conversationId: _c, turnId: _t, ...asked } = request;
+  return decided(approval, call, { ...asked, ...turnScope(ctx) }, ctx, answer);
+}
+
+/** The asking turn's scope: its conversation, else the turn alone. */
+function turnScope({ turn }: PrepContext): ConversationScope {
+  return turn.conversationId !== undefined ? { conversationId: turn.conversationId, turnId: turn.turnId } : { turnId: turn.turnId };
 }
 
 function decided(

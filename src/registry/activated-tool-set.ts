@@ -2,9 +2,9 @@ import type { Tool } from '../core/tool.js';
 
 /**
  * The deferred tools activated so far (by `tool_search`, or up front by an `always` filter
- * group). Belongs to an agent: activations persist across its iterations and turns. It holds
- * the tools themselves, so an agent that is granted the set (a sub-agent created with
- * `createAgent({ activated })`) can run every tool it advertises from it.
+ * group). Each conversation has one (`ActivationStore`); a set given to `createAgent({ activated })`
+ * is instead shared by every conversation of the agents it is given to. It holds the tools
+ * themselves, so an agent granted the set (a sub-agent) can run every tool it advertises from it.
  *
  * @example
  * ```ts

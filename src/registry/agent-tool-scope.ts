@@ -1,6 +1,7 @@
 import { ConfigurationError, DuplicateToolError } from '../core/errors.js';
 import type { Tool } from '../core/tool.js';
 import { ActivatedToolSet } from './activated-tool-set.js';
+import { ActivationStore, sharedActivations, type ActivationScopes } from './activation-store.js';
 import { compileFilterGroups, type CompiledFilterGroups, type FilterGroup } from './filter-group.js';
 import { riskProfileFilter, type RiskProfile } from './risk-profile.js';
 import type { ToolBundle } from './tool-bundle.js';
@@ -15,8 +16,11 @@ export interface ToolScopeConfig {
   readonly deferredTools?: readonly Tool[];
   readonly filterGroups?: readonly FilterGroup[];
   readonly excludedTools?: readonly string[];
-  /** A granted set (sub-agents); default: a new, empty set. */
-  readonly activated?: ActivatedToolSet;
+  /**
+   * Where activations live: an `ActivationStore` (one set per conversation; default: a new
+   * store), or a granted `ActivatedToolSet` that every conversation shares.
+   */
+  readonly activated?: ActivatedToolSet | ActivationStore;
 }
 
 /** An agent's tool assembly, resolved once: the stages every turn starts from. */
@@ -35,7 +39,8 @@ export interface AgentToolScope {
   /** `excludedTools`, trimmed and lowercased. */
   readonly excluded: ReadonlySet<string>;
   readonly filterGroups: CompiledFilterGroups;
-  readonly activated: ActivatedToolSet;
+  /** The activated set of each conversation (or turn). */
+  readonly activations: ActivationScopes;
   /** `tool_search`'s spec and check, when the agent has deferred tools. */
   readonly toolSearch?: Tool;
 }
@@ -45,7 +50,7 @@ export const exclusionKey = (name: string): string => name.trim().toLowerCase();
 
 /**
  * Resolves an agent's tool assembly once: registry (tools + bundles) → risk profile; deferred
- * tools → risk profile; filter groups compiled; the ActivatedToolSet (granted or new).
+ * tools → risk profile; filter groups compiled; the activation scopes (a store, or a granted set).
  * Duplicate names across static and deferred tools are a DuplicateToolError.
  *
  * @example
@@ -88,7 +93,7 @@ export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
     removed,
     excluded: new Set((config.excludedTools ?? []).map(exclusionKey)),
     filterGroups: compileFilterGroups(config.filterGroups),
-    activated: config.activated ?? new ActivatedToolSet(),
+    activations: config.activated instanceof ActivatedToolSet ? sharedActivations(config.activated) : (config.activated ?? new ActivationStore()),
     toolSearch: deferredTools.length > 0 ? toolSearchBase() : undefined,
   });
 }

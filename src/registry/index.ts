@@ -6,4 +6,5 @@ export type { ToolSelector } from './tool-selector.js';
 export type { RiskProfile } from './risk-profile.js';
 export type { FilterGroup } from './filter-group.js';
 export { ActivatedToolSet } from './activated-tool-set.js';
+export { ActivationStore, sharedActivations, type ActivationScopes, type ActivationStoreOptions } from './activation-store.js';
 export { TOOL_SEARCH, searchDeferredTools } from './tool-search.js';

@@ -52,7 +52,8 @@ export function toolSearchBase(): Tool<z.output<typeof parameters>> {
 }
 
 /**
- * `tool_search` for one run: activates the matches into the agent's ActivatedToolSet and lists
+ * `tool_search` for one run: activates the matches into the turn's ActivatedToolSet (its
+ * conversation's, so other conversations never see them) and lists
  * them with their schemas. Only the scope's candidates can match, so excluded tools never
  * activate.
  *

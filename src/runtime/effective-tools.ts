@@ -2,6 +2,7 @@ import { exclusionKey } from '../registry/agent-tool-scope.js';
 import { deferredToolsListing, bindToolSearch } from '../registry/tool-search.js';
 import { toolSelector } from '../registry/tool-selector.js';
 import { TOOL_SEARCH, type Tool } from '../core/tool.js';
+import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
 import type { EffectiveTools, ResolvedAgentExecution } from './resolved-execution.js';
 
 export { exclusionKey };
@@ -15,18 +16,20 @@ export interface ToolRunScope {
 
 /**
  * The turn's tools: registry → risk profile (allowed / excluded) → per-run narrowing (only
- * narrows) → filter groups (MCP tools only) → activated deferred tools (plus `tool_search`
+ * narrows) → filter groups (MCP tools only) → the turn's activated deferred tools (`activated`:
+ * its conversation's, else its own; plus `tool_search`
  * while some deferred tool is not active yet) → minus `excludedTools` (exact names for specs;
  * trimmed, case-insensitive for calls). Per-turn work happens here once; `refresh()` rebuilds
  * only when activation changed.
  *
  * @example
  * ```ts
- * let tools = effectiveTools(resolved, { message: 'review my pull request', tools: ['github__*'] });
+ * const activated = resolved.activations.forScope({ conversationId: 'c1' });
+ * let tools = effectiveTools(resolved, { message: 'review my pull request', tools: ['github__*'] }, activated);
  * tools = tools.refresh(); // at the start of each iteration
  * ```
  */
-export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunScope = {}): EffectiveTools {
+export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunScope, activated: ActivatedToolSet): EffectiveTools {
   const scope = resolved.toolScope;
   const { excluded } = resolved;
   const isOut = (tool: Tool): boolean => excluded.has(exclusionKey(tool.name));
@@ -47,22 +50,22 @@ export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunSco
       continue;
     }
     candidates.push(tool);
-    if (scope.filterGroups.always(tool)) scope.activated.activate(tool);
+    if (scope.filterGroups.always(tool)) activated.activate(tool);
   }
   const toolSearch =
     scope.toolSearch && candidates.length > 0 && !isOut(scope.toolSearch)
-      ? bindToolSearch(scope.toolSearch, { candidates, activated: scope.activated })
+      ? bindToolSearch(scope.toolSearch, { candidates, activated })
       : undefined;
   const admitsActivated = (tool: Tool): boolean => !isOut(tool) && scope.admits(tool) && (!narrow || narrow(tool));
   const isHidden = (key: string): boolean => hidden.has(key) || scope.removed.has(key);
 
   const build = (): EffectiveTools => {
-    const version = scope.activated.version;
+    const version = activated.version;
     const byName = new Map<string, Tool>();
     for (const tool of base) byName.set(tool.name, tool);
-    const pending = candidates.filter((tool) => scope.activated.get(tool.name) !== tool);
+    const pending = candidates.filter((tool) => activated.get(tool.name) !== tool);
     if (toolSearch && pending.length > 0 && !byName.has(toolSearch.name)) byName.set(toolSearch.name, toolSearch);
-    for (const tool of scope.activated.tools()) {
+    for (const tool of activated.tools()) {
       if (!byName.has(tool.name) && admitsActivated(tool)) byName.set(tool.name, tool);
     }
     const bySuffix = suffixIndex(byName);
@@ -76,7 +79,7 @@ export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunSco
         return excluded.has(key) || (isHidden(key) && !byName.has(name));
       },
       deferredListing: toolSearch && pending.length > 0 ? deferredToolsListing(pending) : undefined,
-      refresh: () => (scope.activated.version === version ? self : build()),
+      refresh: () => (activated.version === version ? self : build()),
     };
     return self;
   };

@@ -6,6 +6,7 @@ import type { TelemetryOptions } from '../observe/telemetry-options.js';
 import type { AgentHooks } from '../core/hooks.js';
 import type { ModelProvider } from '../provider/provider.js';
 import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
+import type { ActivationScopes } from '../registry/activation-store.js';
 import type { AgentToolScope } from '../registry/agent-tool-scope.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ReceiptGenerator } from '../results/receipts.js';
@@ -35,8 +36,11 @@ export interface ResolvedAgentExecution {
   readonly excluded: ReadonlySet<string>;
   /** The tool assembly (bundles, risk profile, deferred tools, filter groups), resolved once. */
   readonly toolScope: AgentToolScope;
-  /** Deferred tools activated so far; persists across this agent's iterations and turns. */
-  readonly activated: ActivatedToolSet;
+  /**
+   * Deferred tools activated so far, one set per conversation (a turn without a conversation id
+   * has its own): `activations.forScope({ conversationId })`. Persists across the conversation's turns.
+   */
+  readonly activations: ActivationScopes;
   readonly approval?: ApprovalPort;
   readonly hooks: AgentHooks;
   readonly observers: readonly ToolObserver[];
@@ -73,6 +77,8 @@ export interface TurnContext {
   /** True once the turn's signal aborted. */
   cancelled(): boolean;
   readonly memory: readonly string[];
+  /** The deferred tools activated in this turn's conversation (else in this turn alone). */
+  readonly activated: ActivatedToolSet;
   /** The tools the current iteration may see and run (`refreshTools` at each iteration's start). */
   readonly tools: EffectiveTools;
   /** Rebuilds `tools` when the activated set changed since they were computed. */

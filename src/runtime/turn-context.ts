@@ -1,22 +1,35 @@
 import type { TurnIngress } from '../core/ingress.js';
 import type { TurnInput } from '../core/turn-input.js';
+import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
 import { effectiveTools } from './effective-tools.js';
 import { fromAbortSignal } from './from-abort-signal.js';
 import type { EffectiveTools, ResolvedAgentExecution, TurnContext } from './resolved-execution.js';
 
 /**
  * The services of a new turn: its ingress (turn id and agent alias settled), cancellation from
- * `input.signal`, recalled memory, the turn's tools, and a queue for steering messages. The
- * turn's data (history, iteration, …) is its `TurnSnapshot` instead (`startSnapshot`).
+ * `input.signal`, recalled memory, the activated deferred tools of its conversation (else its
+ * own), the turn's tools, and a queue for steering messages. The turn's data (history,
+ * iteration, …) is its `TurnSnapshot` instead (`startSnapshot`). `reactivate` names deferred
+ * tools active before (a resumed snapshot's `activated`): the agent's own are activated again.
  *
  * @example
  * ```ts
- * const turn = createTurnContext(resolved, { message: 'hi', signal });
+ * const turn = createTurnContext(resolved, { message: 'hi', signal, conversationId: 'c1' });
  * const snapshot = startSnapshot(turn, { message: 'hi' });
  * ```
  */
-export function createTurnContext(resolved: ResolvedAgentExecution, input: TurnInput, ingress: TurnIngress = turnIngress(resolved, input)): TurnContext {
-  return new RunningTurn(resolved, input, ingress);
+export function createTurnContext(
+  resolved: ResolvedAgentExecution,
+  input: TurnInput,
+  ingress: TurnIngress = turnIngress(resolved, input),
+  reactivate: readonly string[] = [],
+): TurnContext {
+  const activated = resolved.activations.forScope({ conversationId: input.conversationId, turnId: ingress.turnId });
+  for (const name of reactivate) {
+    const tool = resolved.toolScope.deferred.find((t) => t.name === name);
+    if (tool) activated.activate(tool);
+  }
+  return new RunningTurn(resolved, input, ingress, activated);
 }
 
 /**
@@ -48,13 +61,14 @@ class RunningTurn implements TurnContext {
     readonly resolved: ResolvedAgentExecution,
     input: TurnInput,
     readonly ingress: TurnIngress,
+    readonly activated: ActivatedToolSet,
   ) {
     this.turnId = ingress.turnId;
     this.conversationId = input.conversationId;
     this.signal = input.signal;
     this.cancel$ = fromAbortSignal(input.signal);
     this.memory = input.memory ?? [];
-    this.#tools = effectiveTools(resolved, input);
+    this.#tools = effectiveTools(resolved, input, activated);
   }
 
   cancelled(): boolean {

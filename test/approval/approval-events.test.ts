@@ -39,7 +39,7 @@ describe('requests and decisions appear in the turn as approval-request and appr
     const { events } = await runTurn(agentWith(door));
     const [request] = ofType(events, 'approval-request');
     expect(door.asked).toEqual([
-      { requestId: request.requestId, toolName: 'file_write', arguments: { path: '/etc/hosts', password: 'pw' }, argumentsSummary: request.argumentsSummary, channel: 'cli' },
+      { requestId: request.requestId, toolName: 'file_write', arguments: { path: '/etc/hosts', password: 'pw' }, argumentsSummary: request.argumentsSummary, channel: 'cli', turnId: expect.any(String) },
     ]);
   });
 });

@@ -36,7 +36,9 @@ const systemText = (req: ProviderRequest) =>
 const results = (events: TurnEvent[]) => events.filter((e): e is TurnEventOf<'tool-result'> => e.type === 'tool-result');
 const call = (id: string, name: string, args: unknown = {}) => ({ id, name, arguments: args });
 const search = (id: string, query: string, extra: Record<string, unknown> = {}) => call(id, 'tool_search', { query, ...extra });
-const run = (agent: ReturnType<typeof createAgent>, message = 'go') => lastValueFrom(agent.run({ message }).pipe(toArray()));
+const run = (agent: ReturnType<typeof createAgent>, message = 'go') => lastValueFrom(agent.run({ message, conversationId: 'c1' }).pipe(toArray()));
+/** The activated set of the conversation `run` uses. */
+const activatedOf = (agent: ReturnType<typeof createAgent>) => agent.resolved.activations.forScope({ conversationId: 'c1' });
 
 function deferredAgent(steps: ScriptedStep[], extra: Partial<Parameters<typeof createAgent>[0]> = {}) {
   const model = scriptedModel(steps);
@@ -72,12 +74,12 @@ describe('tool_search activates deferred tools for the following iterations and 
     expect([echoed.name, echoed.outcome, echoed.output]).toEqual(['fx__echo', 'executed', 'echo: hi']);
   });
 
-  it('activations persist for the agent: its next turn offers them from the first request', async () => {
+  it('activations persist for the conversation: its next turn offers them from the first request', async () => {
     const { model, agent } = deferredAgent([{ toolCalls: [search('s', 'select:fx__add')] }, { text: 'ok' }, { text: 'again' }]);
     await run(agent);
     await run(agent, 'second turn');
     expect(specNames(model.requests[2])).toContain('fx__add');
-    expect(agent.resolved.activated.names()).toEqual(['fx__add']);
+    expect(activatedOf(agent).names()).toEqual(['fx__add']);
   });
 
   it('`select:a,b` activates exactly those names; max_results caps a keyword search', async () => {
@@ -88,7 +90,7 @@ describe('tool_search activates deferred tools for the following iterations and 
     ]);
     const [selected, capped] = results(await run(agent));
     expect(selected.output).toMatch(/^Activated 2 deferred tools/);
-    expect(agent.resolved.activated.names().slice(0, 2)).toEqual(['fx__add', 'fx__fail']);
+    expect(activatedOf(agent).names().slice(0, 2)).toEqual(['fx__add', 'fx__fail']);
     expect(capped.output).toMatch(/^Activated 2 deferred tools/);
   });
 
@@ -96,7 +98,7 @@ describe('tool_search activates deferred tools for the following iterations and 
     const { agent } = deferredAgent([{ toolCalls: [search('s', 'kubernetes')] }, { text: 'ok' }]);
     const [result] = results(await run(agent));
     expect(result).toMatchObject({ outcome: 'executed', output: 'No matching deferred tools for query: kubernetes' });
-    expect(agent.resolved.activated.size).toBe(0);
+    expect(activatedOf(agent).size).toBe(0);
   });
 
   it('a deferred tool called before activation is unknown', async () => {
@@ -162,7 +164,7 @@ describe('tool_search is the built-in, whatever other tools are called', () => {
     ]);
     const agent = createAgent({ provider: model, model: 'm', tools: [], deferredTools: [impostor] });
     const [, second] = results(await run(agent));
-    expect(agent.resolved.activated.names()).toEqual(['x__tool_search']);
+    expect(activatedOf(agent).names()).toEqual(['x__tool_search']);
     expect([second.name, second.outcome]).toEqual(['tool_search', 'unknown']);
     expect(second.output).not.toContain('impostor ran');
   });
@@ -178,7 +180,7 @@ describe('excluded tools are never listed, activated or run', () => {
     expect(systemText(model.requests[0])).not.toContain('fx__add');
     expect(searched.output).toMatch(/^Activated 1 deferred tool;/);
     expect(searched.output).not.toContain('fx__add');
-    expect(agent.resolved.activated.names()).toEqual(['fx__echo']);
+    expect(activatedOf(agent).names()).toEqual(['fx__echo']);
     expect(specNames(model.requests[1])).not.toContain('fx__add');
     expect([added.outcome, added.output]).toEqual(['excluded', 'Tool not available in this turn: fx__add']);
   });

@@ -9,7 +9,8 @@ import { expectHealthyTurn, runTurn, slotSummary } from './turn-runner.js';
  * The attacks of the adversarial review (issue 16) that did not hold, run end to end through an
  * agent. Scrubbing gaps (item 6) are in the secrets corpus that `secret-surfaces` runs; the
  * parser's nested-think decoys (item 8) are also in `parser-arbitraries`; the risk attacks
- * (items 9 and 10) are in `risk-attacks`.
+ * (items 9 and 10) are in `risk-attacks`; item 12's shapes (interleaved, parallel, resumed turns)
+ * are in `conversation-allow-list` and `conversation-activation`.
  */
 
 const note = defineTool({ name: 'note', description: 'notes text', parameters: z.object({ text: z.string() }), execute: ({ text }) => text });
@@ -76,6 +77,36 @@ describe('item 8: a call after an inner <think> pair is still reasoning and neve
     expect(ran).toEqual([]);
     expect(run.events.filter((e) => e.type === 'tool-call')).toEqual([]);
     expect(model.requests).toHaveLength(1);
+  });
+});
+
+describe("item 12: one agent serving two users: A's `always` and A's activations never reach B", () => {
+  const remote = defineTool({ name: 'remote_drop', description: 'Drops the remote table', parameters: z.object({}), execute: () => 'dropped' });
+  /** The user message says what the model does: `search` (tool_search, then the call) or `call` (the call at once). */
+  const model = () =>
+    scriptedModel((req) => {
+      const user = req.messages.map((m) => m.role).lastIndexOf('user');
+      const at = (req.messages.length - 1 - user) / 2;
+      const name = (req.messages[user].content === 'search' ? ['tool_search', 'remote_drop'] : ['remote_drop'])[at];
+      return name ? { toolCalls: [{ id: `c${at}`, name, arguments: name === 'tool_search' ? { query: 'select:remote_drop' } : {} }] } : { text: 'ok' };
+    });
+  const outcomes = (run: Awaited<ReturnType<typeof runTurn>>) => run.events.flatMap((e) => (e.type === 'tool-result' ? [`${e.name}:${e.outcome}`] : []));
+
+  it.each([
+    ['user B names another conversation', 'B'],
+    ['user B sends no conversation id', undefined],
+  ])('%s', async (_name, conversationB) => {
+    const asked: (string | undefined)[] = [];
+    const approval = new ApprovalManager({}, { name: 'operator', ask: (r) => (asked.push(r.conversationId), asked.length === 1 ? 'always' : 'no') });
+    const agent = createAgent({ provider: model(), model: 'm', tools: [], deferredTools: [remote], approval });
+    expect(outcomes(await runTurn(agent, { message: 'search', conversationId: 'A' }))).toEqual(['tool_search:executed', 'remote_drop:executed']);
+    const b = await runTurn(agent, { message: 'call', conversationId: conversationB });
+    expectHealthyTurn(b);
+    expect(outcomes(b)).toEqual(['remote_drop:unknown']); // A's activation is not B's
+    expect(outcomes(await runTurn(agent, { message: 'search', conversationId: conversationB }))).toEqual(['tool_search:executed', 'remote_drop:denied']);
+    expect(asked).toEqual(['A', conversationB]); // A's always did not answer B
+    expect(outcomes(await runTurn(agent, { message: 'call', conversationId: 'A' }))).toEqual(['remote_drop:executed']);
+    expect(asked).toHaveLength(2);
   });
 });
 

@@ -71,8 +71,8 @@ describe('deferred MCP tools: tool_search never activates an excluded tool', () 
       { text: 'ok' },
     ]);
     const agent = createAgent({ provider: model, model: 'm', tools: [], deferredTools: fx, excludedTools: ['fx__add'] });
-    const run = await runTurn(agent);
-    expect(agent.resolved.activated.names()).not.toContain('fx__add');
+    const run = await runTurn(agent, { message: 'go', conversationId: 'c1' });
+    expect(agent.resolved.activations.forScope({ conversationId: 'c1' }).names()).not.toContain('fx__add');
     for (const req of model.requests) {
       expect((req.tools ?? []).map((t) => t.name)).not.toContain('fx__add');
       expect(req.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n')).not.toContain('fx__add');
@@ -92,17 +92,17 @@ describe('deferred MCP tools: tool_search never activates an excluded tool', () 
       { text: 'ok' },
     ]);
     const agent = createAgent({ provider: model, model: 'm', tools: [], deferredTools: fx, riskProfile: { excluded: ['fx__add'] } });
-    const run = await runTurn(agent);
+    const run = await runTurn(agent, { message: 'go', conversationId: 'c1' });
     expect(slotSummary(run.events)[0].slice(2, 3)).toEqual(['unknown']);
-    expect(agent.resolved.activated.names()).toEqual(['fx__echo']);
+    expect(agent.resolved.activations.forScope({ conversationId: 'c1' }).names()).toEqual(['fx__echo']);
   });
 
   it('a hook rewriting a tool_search query to select the excluded tool activates nothing excluded', async () => {
     const rewrite: BeforeToolCallHook = (call) => (call.name === 'tool_search' ? { args: { query: 'select:fx__add', max_results: 5 } } : undefined);
     const model = scriptedModel([search('echo'), { text: 'ok' }]);
     const agent = createAgent({ provider: model, model: 'm', tools: [], deferredTools: fx, excludedTools: ['fx__add'], hooks: { beforeToolCall: [rewrite] } });
-    await runTurn(agent);
-    expect(agent.resolved.activated.names()).toEqual([]);
+    await runTurn(agent, { message: 'go', conversationId: 'c1' });
+    expect(agent.resolved.activations.forScope({ conversationId: 'c1' }).names()).toEqual([]);
   });
 });
 

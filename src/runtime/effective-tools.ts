@@ -71,6 +71,8 @@ export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunSco
     }
     const isHidden = (key: string): boolean => hiddenNow.has(key) || scope.removed.has(key);
     const bySuffix = suffixIndex(byName);
+    const listed = toolSearch ? new Map(pending.map((tool) => [tool.name, tool])) : new Map<string, Tool>();
+    const pendingBySuffix = suffixIndex(listed);
     const tools = [...byName.values()];
     const self: EffectiveTools = {
       specs: tools.map((tool) => tool.spec),
@@ -81,6 +83,7 @@ export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunSco
         return excluded.has(key) || (isHidden(key) && !byName.has(name));
       },
       deferredListing: toolSearch && pending.length > 0 ? deferredToolsListing(pending) : undefined,
+      pendingDeferred: (name) => (listed.get(name) ?? pendingBySuffix.get(name) ?? undefined)?.name,
       refresh: () => (scope.activated.version === version ? self : build()),
     };
     return self;

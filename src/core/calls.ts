@@ -1,6 +1,6 @@
 import type { ApprovalRequest } from './approval-request.js';
 import type { SlotOutcome } from './outcome.js';
-import type { Tool } from './tool.js';
+import { TOOL_SEARCH, type Tool } from './tool.js';
 
 /** A tool call as parsed from a provider response, with its slot in the batch. */
 export interface ParsedCall {
@@ -70,6 +70,10 @@ export const texts = {
   noOutput: '(no output)',
   interrupted: '[interrupted before this tool produced a result]',
   unknown: (name: string) => `Unknown tool: ${name}`,
+  /** A listed deferred tool that is not active yet: says how to activate it. */
+  notActivated: (name: string) =>
+    `Unknown tool: ${name}. It is a deferred tool that is not active yet: call ${TOOL_SEARCH} with query ` +
+    `"select:${name}" to activate it, then call it from your next step on.`,
   excluded: (name: string) => `Tool not available in this turn: ${name}`,
   failed: (message: string) => `Error: ${message}`,
   thrown: (name: string, message: string) => `Error executing ${name}: ${message}`,

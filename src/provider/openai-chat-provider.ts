@@ -1,6 +1,7 @@
 import { Observable, type Subscriber } from 'rxjs';
 import { ProviderError } from '../core/errors.js';
 import type { OpenAIToolSpec, ToolSpec } from '../core/tool.js';
+import { withFirstFailure } from './first-failure-retries.js';
 import { toProviderError, truncatedStreamError } from './openai-error.js';
 import type { ModelProvider, ProviderEvent, ProviderRequest } from './provider.js';
 import type {
@@ -37,9 +38,10 @@ export interface OpenAIChatProviderOptions {
  * tool-call fragments are assembled by index and emitted as complete calls when the stream ends,
  * followed by usage and the finish (its reason, and the response's `id` and `model` as the server
  * reported them). Telemetry names it `openai`, at the client's `baseURL`. The signal (and unsubscribing) aborts the HTTP request.
- * Failures — HTTP errors after the client's own retries, a connection lost mid-stream, a malformed
- * stream event, a stream cut before its `finish_reason` — error with a `ProviderError`
- * (`status` set for HTTP errors).
+ * Failures — HTTP errors after the client's retries (as many as its `maxRetries`, one attempt at a
+ * time, so the error reports the FIRST failure, and the last one too when it differs), a
+ * connection lost mid-stream, a malformed stream event, a stream cut before its
+ * `finish_reason` — error with a `ProviderError` (`status` set for HTTP errors).
  *
  * ```
  * server:  -c1-c2-c3-[DONE]|          (chunks: text, tool fragments, finish, usage)
@@ -85,7 +87,7 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
     };
     let stream: AsyncIterable<OpenAIChatChunk>;
     try {
-      stream = await client.chat.completions.create(params, { signal: controller.signal });
+      stream = await withFirstFailure(client, controller.signal, (options) => client.chat.completions.create(params, options));
     } catch (err) {
       return fail(subscriber, err, 'request');
     }
@@ -121,7 +123,7 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
     const params: OpenAIChatNonStreamingBody = { ...body(req), stream: false };
     let completion: OpenAIChatCompletion;
     try {
-      completion = await client.chat.completions.create(params, { signal: controller.signal });
+      completion = await withFirstFailure(client, controller.signal, (options) => client.chat.completions.create(params, options));
     } catch (err) {
       return fail(subscriber, err, 'request');
     }

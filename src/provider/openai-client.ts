@@ -15,6 +15,8 @@ import type { ToolCallDelta } from './tool-call-assembler.js';
 export interface OpenAIChatClient {
   /** The server's base URL (the `openai` client has one): `server.address` / `server.port` in spans. */
   readonly baseURL?: string;
+  /** How often a failed request is retried (the `openai` client's, default 2). */
+  readonly maxRetries?: number;
   readonly chat: {
     readonly completions: {
       create(body: OpenAIChatStreamingBody, options?: OpenAIRequestOptions): PromiseLike<AsyncIterable<OpenAIChatChunk>>;
@@ -23,9 +25,13 @@ export interface OpenAIChatClient {
   };
 }
 
-/** Request options the client takes: `signal` aborts the HTTP request. */
+/**
+ * Request options the client takes: `signal` aborts the HTTP request; `maxRetries: 0` makes it
+ * one attempt (the provider retries itself, to report the first failure).
+ */
 export interface OpenAIRequestOptions {
   signal?: AbortSignal;
+  maxRetries?: number;
 }
 
 /** The request body the provider sends (plus any `params` it was given). */

@@ -1,4 +1,5 @@
 import { ProviderError } from '../core/errors.js';
+import { RetriedFailure } from './first-failure-retries.js';
 
 /** The error classes an `openai` client exposes as statics (`OpenAI.APIError`, …). */
 interface OpenAIErrorClasses {
@@ -20,7 +21,7 @@ export type FailurePhase = 'request' | 'stream';
  * ```
  */
 export function toProviderError(provider: string, client: object, err: unknown, phase: FailurePhase): ProviderError {
-  const made = describeFailure(provider, client, err, phase);
+  const made = err instanceof RetriedFailure ? describeRetried(provider, client, err, phase) : describeFailure(provider, client, err, phase);
   const redacted = redactClientKey(made.message, client);
   return redacted === made.message ? made : new ProviderError(redacted, { status: made.status, cause: err });
 }
@@ -40,6 +41,20 @@ export function redactClientKey(message: string, client: object): string {
   const key = (client as { apiKey?: unknown }).apiKey;
   if (typeof key !== 'string' || key.length < 8 || !message.includes(key)) return message;
   return message.split(key).join('[REDACTED]');
+}
+
+/**
+ * The first failure of a request the client retried, with the last one when it differs:
+ * `Provider 'p' failed (HTTP 500): no streaming here (2 retries failed too, the last with HTTP 404: not found)`.
+ */
+function describeRetried(provider: string, client: object, err: RetriedFailure, phase: FailurePhase): ProviderError {
+  const first = describeFailure(provider, client, err.first, phase);
+  const last = describeFailure(provider, client, err.last, phase);
+  if (last.message === first.message) return first;
+  const prefix = `Provider '${provider}' failed`;
+  const detail = last.message.startsWith(prefix) ? last.message.slice(prefix.length).replace(/^ \((HTTP \d+)\):/, '$1:').replace(/^: /, '') : last.message;
+  const retries = err.retries === 1 ? 'the retry' : `${err.retries} retries`;
+  return new ProviderError(`${first.message} (${retries} failed too, the last with ${detail})`, { status: first.status, cause: err.first });
 }
 
 function describeFailure(provider: string, client: object, err: unknown, phase: FailurePhase): ProviderError {

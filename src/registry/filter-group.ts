@@ -3,9 +3,11 @@ import type { Tool } from '../core/tool.js';
 import { globMatcher } from './glob-matcher.js';
 
 /**
- * Decides which MCP tools a turn exposes. `always`: the matching tools are always exposed (and
- * deferred ones are activated up front); `dynamic`: exposed only when one of `keywords` appears
- * in the user's message, case-insensitively. `tools` are name globs.
+ * Decides which MCP tools a turn exposes — static, deferred and already activated ones alike.
+ * `always`: the matching tools are always exposed (and deferred ones are activated up front);
+ * `dynamic`: exposed only when one of `keywords` appears in the user's message,
+ * case-insensitively — a deferred tool it hides is neither listed nor activatable, and an
+ * activated one is not offered, in a turn whose message does not match. `tools` are name globs.
  */
 export interface FilterGroup {
   readonly mode: 'always' | 'dynamic';

@@ -7,4 +7,4 @@ export type { RiskProfile } from './risk-profile.js';
 export type { FilterGroup } from './filter-group.js';
 export { ActivatedToolSet } from './activated-tool-set.js';
 export { ActivationStore, sharedActivations, type ActivationScopes, type ActivationStoreOptions } from './activation-store.js';
-export { TOOL_SEARCH, searchDeferredTools } from './tool-search.js';
+export { DEFERRED_LISTING_BUDGET, TOOL_SEARCH, deferredToolsListing, searchDeferredTools } from './tool-search.js';

@@ -9,6 +9,13 @@ export { TOOL_SEARCH };
 /** `tool_search`'s default `max_results`. */
 export const DEFAULT_TOOL_SEARCH_RESULTS = 5;
 
+/**
+ * The most characters the deferred-tools listing spends on `name - description` lines. Past it,
+ * the listing names the tools only (one per line), and `tool_search` returns the descriptions
+ * and schemas of what it activates.
+ */
+export const DEFERRED_LISTING_BUDGET = 2_000;
+
 /** What one run's `tool_search` may activate, and where activations go. */
 export interface ToolSearchScope {
   /** The deferred tools this run admits (never an excluded one). */
@@ -23,6 +30,10 @@ export const toolSearchTexts = {
     `Deferred tools: these tools exist but are not loaded yet. To use one, first call ${TOOL_SEARCH} ` +
     `with query "select:name1,name2" (exact names) or with keywords; the tools it activates can be ` +
     'called from your next step on. Deferred tools (name - description):',
+  namesOnlyHeader:
+    `Deferred tools: these tools exist but are not loaded yet. To use one, first call ${TOOL_SEARCH} ` +
+    `with query "select:name1,name2" (exact names) or with keywords (it also searches their ` +
+    'descriptions); the tools it activates can be called from your next step on. Deferred tools (names only):',
 } as const;
 
 const parameters = z.object({
@@ -110,17 +121,21 @@ export function searchDeferredTools(candidates: readonly Tool[], query: string, 
 }
 
 /**
- * The system message listing deferred tools as `name - description`, one per line.
+ * The system message listing deferred tools as `name - description`, one per line; when those
+ * lines would pass `budget` characters (default `DEFERRED_LISTING_BUDGET`), names only, so the
+ * listing grows by a name per tool, not by a description.
  *
  * @example
  * ```ts
  * deferredToolsListing([echo]); // '…\nfx__echo - Echoes the given text back'
+ * deferredToolsListing(manyTools, 500); // '…(names only):\nfs__read_file\nfs__write_file…'
  * ```
  */
-export function deferredToolsListing(tools: readonly Tool[]): string {
-  let text = toolSearchTexts.listingHeader;
-  for (const tool of tools) text += `\n${tool.name} - ${oneLine(tool.description)}`;
-  return text;
+export function deferredToolsListing(tools: readonly Tool[], budget = DEFERRED_LISTING_BUDGET): string {
+  const lines = tools.map((tool) => `\n${tool.name} - ${oneLine(tool.description)}`);
+  const size = lines.reduce((n, line) => n + line.length, 0);
+  if (size <= budget) return toolSearchTexts.listingHeader + lines.join('');
+  return toolSearchTexts.namesOnlyHeader + tools.map((tool) => `\n${tool.name}`).join('');
 }
 
 function describeActivated(tools: readonly Tool[]): string {

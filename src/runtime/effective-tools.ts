@@ -16,11 +16,13 @@ export interface ToolRunScope {
 
 /**
  * The turn's tools: registry → risk profile (allowed / excluded) → per-run narrowing (only
- * narrows) → filter groups (MCP tools only) → the turn's activated deferred tools (`activated`:
- * its conversation's, else its own; plus `tool_search`
- * while some deferred tool is not active yet) → minus `excludedTools` (exact names for specs;
- * trimmed, case-insensitive for calls). Per-turn work happens here once; `refresh()` rebuilds
- * only when activation changed.
+ * narrows) → filter groups (MCP tools only; they decide for static, deferred and activated
+ * tools alike) → the turn's activated deferred tools (`activated`: its conversation's, else its
+ * own; plus `tool_search` while some deferred tool the turn admits is not active yet) → minus
+ * `excludedTools` (exact names for specs; trimmed, case-insensitive for calls). A deferred or
+ * activated tool that the turn's filter groups hide is not listed, not activatable and its calls
+ * end `excluded`. Per-turn work happens here once; `refresh()` rebuilds only when activation
+ * changed.
  *
  * @example
  * ```ts
@@ -45,7 +47,7 @@ export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunSco
   const candidates: Tool[] = [];
   for (const tool of scope.deferred) {
     if (isOut(tool)) continue;
-    if (narrow && !narrow(tool)) {
+    if ((narrow && !narrow(tool)) || !exposes(tool)) {
       hidden.add(exclusionKey(tool.name));
       continue;
     }
@@ -56,8 +58,7 @@ export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunSco
     scope.toolSearch && candidates.length > 0 && !isOut(scope.toolSearch)
       ? bindToolSearch(scope.toolSearch, { candidates, activated })
       : undefined;
-  const admitsActivated = (tool: Tool): boolean => !isOut(tool) && scope.admits(tool) && (!narrow || narrow(tool));
-  const isHidden = (key: string): boolean => hidden.has(key) || scope.removed.has(key);
+  const admitsActivated = (tool: Tool): boolean => !isOut(tool) && scope.admits(tool) && (!narrow || narrow(tool)) && exposes(tool);
 
   const build = (): EffectiveTools => {
     const version = activated.version;
@@ -65,10 +66,16 @@ export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunSco
     for (const tool of base) byName.set(tool.name, tool);
     const pending = candidates.filter((tool) => activated.get(tool.name) !== tool);
     if (toolSearch && pending.length > 0 && !byName.has(toolSearch.name)) byName.set(toolSearch.name, toolSearch);
+    const hiddenNow = new Set(hidden);
     for (const tool of activated.tools()) {
-      if (!byName.has(tool.name) && admitsActivated(tool)) byName.set(tool.name, tool);
+      if (byName.has(tool.name)) continue;
+      if (admitsActivated(tool)) byName.set(tool.name, tool);
+      else if (!exposes(tool)) hiddenNow.add(exclusionKey(tool.name)); // e.g. granted, and this turn's groups hide it
     }
+    const isHidden = (key: string): boolean => hiddenNow.has(key) || scope.removed.has(key);
     const bySuffix = suffixIndex(byName);
+    const listed = toolSearch ? new Map(pending.map((tool) => [tool.name, tool])) : new Map<string, Tool>();
+    const pendingBySuffix = suffixIndex(listed);
     const tools = [...byName.values()];
     const self: EffectiveTools = {
       specs: tools.map((tool) => tool.spec),
@@ -79,6 +86,7 @@ export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunSco
         return excluded.has(key) || (isHidden(key) && !byName.has(name));
       },
       deferredListing: toolSearch && pending.length > 0 ? deferredToolsListing(pending) : undefined,
+      pendingDeferred: (name) => (listed.get(name) ?? pendingBySuffix.get(name) ?? undefined)?.name,
       refresh: () => (activated.version === version ? self : build()),
     };
     return self;

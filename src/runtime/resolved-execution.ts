@@ -118,6 +118,12 @@ export interface EffectiveTools {
   isExcluded(name: string): boolean;
   /** The system message listing deferred tools not activated yet (`name - description`), if any. */
   readonly deferredListing?: string;
+  /**
+   * The full name of the deferred tool, listed and not activated yet, that `name` calls (exact,
+   * else a unique `{server}__{name}` suffix), so an `unknown` call can say that `tool_search`
+   * activates it; undefined otherwise.
+   */
+  pendingDeferred(name: string): string | undefined;
   /** These tools, or a rebuilt set when the ActivatedToolSet changed since they were computed. */
   refresh(): EffectiveTools;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { providerFromEnv } from '../../examples/provider-from-env.js';
-import { ConfigurationError, createAgent, defineTool } from '../../src/index.js';
-import { startOpenAIServer } from '../fixtures/openai-server.js';
+import { ConfigurationError, createAgent, defineTool, ProviderError } from '../../src/index.js';
+import { startOpenAIServer, type ServerStep } from '../fixtures/openai-server.js';
 
 describe('The demo picks a real model from OPENAI_BASE_URL, OPENAI_API_KEY and RTL_MODEL', () => {
   it('without a base URL or a key it returns undefined (the demo stays scripted)', () => {
@@ -40,6 +40,57 @@ describe('The demo picks a real model from OPENAI_BASE_URL, OPENAI_API_KEY and R
         ['local-model', 'Bearer not-needed'],
         ['local-model', 'Bearer not-needed'],
       ]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('RTL_STREAM=0 turns streaming off, also with native tool calls', () => {
+  const echo = defineTool({ name: 'echo', description: 'echo', parameters: z.object({ text: z.string() }), execute: ({ text }) => text });
+  // A server that fails every streaming request and answers non-streaming ones.
+  const noStreaming = (body: any, n: number): ServerStep =>
+    body?.stream === true
+      ? { kind: 'http-error', status: 500, message: 'streaming is not supported' }
+      : n % 2 === 0
+        ? { kind: 'reply', toolCalls: [{ id: `c${n}`, name: 'echo', arguments: '{"text":"hi"}' }] }
+        : { kind: 'reply', text: 'It said hi.' };
+
+  it('the description says so, and streaming stays the default', () => {
+    const off = providerFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', RTL_MODEL: 'tiny', RTL_STREAM: '0' });
+    expect(off?.provider.nativeTools).toBe(true);
+    expect(off?.description).toBe('tiny at http://127.0.0.1:1/v1 (no streaming)');
+    const both = providerFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', RTL_MODEL: 'tiny', RTL_STREAM: 'off', RTL_TOOL_PROTOCOL: 'text' });
+    expect(both?.description).toBe('tiny at http://127.0.0.1:1/v1 (text tool protocol, no streaming)');
+    expect(providerFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', RTL_MODEL: 'tiny', RTL_STREAM: '1' })?.description).toBe('tiny at http://127.0.0.1:1/v1');
+  });
+
+  it('a whole native-tool turn runs against a server that fails streaming, with non-streaming requests only', async () => {
+    const server = await startOpenAIServer(noStreaming);
+    try {
+      const chosen = providerFromEnv({ OPENAI_BASE_URL: server.baseURL, RTL_MODEL: 'local-model', RTL_STREAM: '0' });
+      const out = await createAgent({ provider: chosen!.provider, model: chosen!.model, tools: [echo] }).complete({ message: 'say hi' });
+      expect(out.text).toBe('It said hi.');
+      expect(server.requests.map((r) => r.body.stream)).toEqual([false, false]);
+      expect(server.requests[0].body.tools.map((t: any) => t.function.name)).toEqual(['echo']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with streaming on, the same server reports its first failure, not the 404 of a retry', async () => {
+    const server = await startOpenAIServer((body, n) => (n === 0 ? noStreaming(body, n) : { kind: 'http-error', status: 404, message: 'Not Found' }));
+    try {
+      const chosen = providerFromEnv({ OPENAI_BASE_URL: server.baseURL, RTL_MODEL: 'local-model' });
+      const error = await createAgent({ provider: chosen!.provider, model: chosen!.model, tools: [echo] })
+        .complete({ message: 'say hi' })
+        .then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+      expect(error).toBeInstanceOf(ProviderError);
+      expect((error as ProviderError).status).toBe(500);
+      expect((error as ProviderError).message).toMatch(/^Provider 'openai-compatible' failed \(HTTP 500\): streaming is not supported \(the retry failed too/);
     } finally {
       await server.close();
     }

@@ -2,7 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { defer, lastValueFrom, type Observable } from 'rxjs';
 import type { ApprovalPort } from '../approval/approval-port.js';
 import { ConfigurationError } from '../core/errors.js';
-import type { DoneReason, TokenUsage, ToolObserver, TurnEvent } from '../core/events.js';
+import type { ToolObserver, TurnEvent, TurnEventOf } from '../core/events.js';
 import { guardedLogger, noopLogger, type Logger } from '../observe/logger.js';
 import type { AgentHooks } from '../core/hooks.js';
 import { buildPrepSteps } from '../prep/build-prep-steps.js';
@@ -17,11 +17,9 @@ import type { ReceiptGenerator } from '../results/receipts.js';
 import type { Tool } from '../core/tool.js';
 import { defaultClock, defaultIds, type Clock } from '../core/clock.js';
 import { resolveKnobs, type KnobsInput } from '../core/knobs.js';
-import type { ChatMessage } from '../core/messages.js';
 import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { runToolLoop } from '../loop/run-tool-loop.js';
 import { resumeTurn, type ResumeOptions } from '../loop/resume-turn.js';
-import type { ApprovalRequest } from '../core/approval-request.js';
 import type { Ingress } from '../core/ingress.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import { instrumentRun } from './instrument-run.js';
@@ -72,18 +70,7 @@ export interface AgentConfig {
 }
 
 /** How a turn ended, for `agent.complete`. */
-export interface TurnOutcome {
-  readonly text: string;
-  readonly reason: DoneReason;
-  readonly history: ChatMessage[];
-  readonly iterations: number;
-  /** Token usage summed over the turn's provider requests. */
-  readonly usage: TokenUsage;
-  /** When 'paused': the turn as data, for `agent.resume`. */
-  readonly snapshot?: TurnSnapshot;
-  /** When 'paused': the approval requests waiting. */
-  readonly pending?: readonly ApprovalRequest[];
-}
+export type TurnOutcome = Omit<TurnEventOf<'done'>, 'type'>;
 
 export interface Agent {
   /** The stable bundle every turn of this agent runs with. */

@@ -96,6 +96,9 @@ describe('the page shows the turn: a card per slot, approval controls, the final
     await page.click('[data-action="no"]');
     await page.waitForSelector(`${writeCard}[data-outcome="denied"]`);
     await expect(page.locator(`${writeCard} .output`).textContent()).resolves.toContain(DENIED_BY_USER_TEXT);
+    // the card says the tool never ran (the tool-call event's executes: false), unlike an executed call's
+    await expect(page.locator(writeCard).getAttribute('data-executes')).resolves.toBe('false');
+    await expect(page.locator('[data-card="tool"][data-executes="true"]').count()).resolves.toBeGreaterThan(0);
     await expect(page.locator('[data-card="approval"]').getAttribute('data-decision')).resolves.toBe('no');
     await page.waitForSelector('[data-role="final"]');
     await expect(finalText(page)).resolves.toContain('I did not save notes.md');

@@ -12,15 +12,20 @@ window.consoleCards = (() => {
     return node;
   }
 
-  /** A tool card, opened on `tool-call`: running until its result arrives. */
+  /**
+   * A tool card, opened on `tool-call`: running until its result arrives — or, for a call that
+   * preparation decided without running it (`executes: false`), marked "not run".
+   */
   function toolCard(ev) {
-    const card = el('article', 'card tool');
+    const runs = ev.executes !== false;
+    const card = el('article', runs ? 'card tool' : 'card tool not-run');
     card.dataset.card = 'tool';
     card.dataset.callId = ev.id;
     card.dataset.slot = String(ev.slot);
-    card.dataset.status = 'running';
+    card.dataset.executes = String(runs);
+    card.dataset.status = runs ? 'running' : 'not-run';
     const head = el('header');
-    head.append(el('span', 'slot', `#${ev.slot}`), el('span', 'name', ev.name), el('span', 'badge', 'running'));
+    head.append(el('span', 'slot', `#${ev.slot}`), el('span', 'name', ev.name), el('span', 'badge', runs ? 'running' : 'not run'));
     card.append(head);
     if (ev.args !== undefined) card.append(el('pre', 'args', ev.args));
     return card;

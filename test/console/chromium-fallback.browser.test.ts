@@ -50,6 +50,21 @@ describe('the npm-shipped Chromium (the fallback when /usr/bin/chromium is missi
     expect(browser.version()).toMatch(/^143\./);
   });
 
+  it('on a machine with only Node (no system binary at its path), auto takes the npm-shipped one, which launches', async () => {
+    const missing = '/nonexistent/usr/bin/chromium';
+    const path = await chromiumExecutable('auto', missing);
+    expect(path).toBe(await chromiumExecutable('npm'));
+    const fallback = await launchChromium('auto', missing);
+    try {
+      expect(fallback.version()).toMatch(/^143\./);
+      const tab = await fallback.newPage();
+      await tab.goto(app.origin);
+      await expect(tab.evaluate(() => document.body.dataset.nonced)).resolves.toBe('ran');
+    } finally {
+      await fallback.close();
+    }
+  });
+
   it('auto prefers Debian\'s Chromium where it exists, else the npm-shipped one', async () => {
     const path = await chromiumExecutable();
     expect(path === SYSTEM_CHROMIUM).toBe(existsSync(SYSTEM_CHROMIUM));

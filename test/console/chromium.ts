@@ -67,15 +67,16 @@ export async function npmChromium(): Promise<string> {
 
 /**
  * The browser binary: Debian's `/usr/bin/chromium` where it exists (unless `source` is `npm`),
- * else the npm-shipped one, so `npm ci && npm test` needs nothing but Node.
+ * else the npm-shipped one, so `npm ci && npm test` needs nothing but Node. `systemPath` is where
+ * the system binary is looked for (a test passes a missing path to act as a Node-only machine).
  *
  * @example
  * ```ts
  * const path = await chromiumExecutable(); // '/usr/bin/chromium' or node_modules/.cache/…/chromium
  * ```
  */
-export async function chromiumExecutable(source: ChromiumSource = 'auto'): Promise<string> {
-  if (source === 'auto' && existsSync(SYSTEM_CHROMIUM)) return SYSTEM_CHROMIUM;
+export async function chromiumExecutable(source: ChromiumSource = 'auto', systemPath: string = SYSTEM_CHROMIUM): Promise<string> {
+  if (source === 'auto' && existsSync(systemPath)) return systemPath;
   return npmChromium();
 }
 
@@ -88,6 +89,6 @@ export async function chromiumExecutable(source: ChromiumSource = 'auto'): Promi
  * const page = await browser.newPage();
  * ```
  */
-export async function launchChromium(source: ChromiumSource = 'auto'): Promise<Browser> {
-  return chromium.launch({ executablePath: await chromiumExecutable(source), args: [...CHROMIUM_ARGS] });
+export async function launchChromium(source: ChromiumSource = 'auto', systemPath: string = SYSTEM_CHROMIUM): Promise<Browser> {
+  return chromium.launch({ executablePath: await chromiumExecutable(source, systemPath), args: [...CHROMIUM_ARGS] });
 }

@@ -1,6 +1,6 @@
 import type { PreparedCall, SlotResult } from '../core/calls.js';
 import type { Subscriber } from 'rxjs';
-import type { ObserverEvent, TurnEvent, TurnEventOf } from '../core/events.js';
+import type { ObserverEvent, ToolCallCorrelation, TurnEvent, TurnEventOf } from '../core/events.js';
 import { boundValue } from '../results/bound-value.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { scrubValue } from '../results/scrub-value.js';
@@ -23,17 +23,7 @@ export function emitToolCall(it: IterationContext, call: PreparedCall, executes:
   const event: TurnEventOf<'tool-call'> = { type: 'tool-call', iteration: it.iteration, slot: call.slot, id: call.id, name, args, executes };
   subscriber.next(event);
   if (it.resolved.observers.length > 0) {
-    const { ingress } = it.turn;
-    notify(it, {
-      type: 'tool-call-start',
-      tool: name,
-      toolCallId: call.id,
-      arguments: args,
-      channel: ingress.channel,
-      agentAlias: ingress.agentAlias,
-      parentAgentAlias: ingress.parentAgentAlias,
-      turnId: it.turn.turnId,
-    });
+    notify(it, { type: 'tool-call-start', ...correlation(it, name, call.id, args) });
   }
   return args;
 }
@@ -66,22 +56,29 @@ export function emitToolResult(it: IterationContext, result: SlotResult, shownAr
   };
   subscriber.next(event);
   if (it.resolved.observers.length > 0) {
-    const { ingress } = it.turn;
     notify(it, {
       type: 'tool-call-end',
-      tool: name,
-      toolCallId: result.id,
-      arguments: shownArgs,
-      channel: ingress.channel,
-      agentAlias: ingress.agentAlias,
-      parentAgentAlias: ingress.parentAgentAlias,
-      turnId: it.turn.turnId,
+      ...correlation(it, name, result.id, shownArgs),
       durationMs: result.durationMs,
       success: result.success,
       outcome: result.outcome,
       result: result.output,
     });
   }
+}
+
+/** The fields both observer events of a slot carry. */
+function correlation(it: IterationContext, tool: string, toolCallId: string, args: unknown): ToolCallCorrelation {
+  const { ingress, turnId } = it.turn;
+  return {
+    tool,
+    toolCallId,
+    arguments: args,
+    channel: ingress.channel,
+    agentAlias: ingress.agentAlias,
+    parentAgentAlias: ingress.parentAgentAlias,
+    turnId,
+  };
 }
 
 function notify(it: IterationContext, event: ObserverEvent): void {

@@ -96,6 +96,20 @@ export class ApprovalManager implements ApprovalPort {
   }
 
   /**
+   * Adds a tool to a conversation's allow-list, as an operator's `always` there would (a durable
+   * store restores the lists it keeps this way).
+   *
+   * @example
+   * ```ts
+   * approval.allowInConversation('deploy', 'c1');
+   * approval.allowListFor('c1').has('deploy'); // true
+   * ```
+   */
+  allowInConversation(toolName: string, scope: string | ConversationScope): void {
+    this.#allowed.allow(toolName, typeof scope === 'string' ? { conversationId: scope } : scope);
+  }
+
+  /**
    * Drops a conversation's allow-list (its tools prompt again); true when it had one.
    *
    * @example

@@ -1,3 +1,4 @@
+import type { SlotResultData } from './turn-snapshot.js';
 import type { ApprovalRequest } from './approval-request.js';
 import type { SlotOutcome } from './outcome.js';
 import { TOOL_SEARCH, type Tool } from './tool.js';
@@ -20,6 +21,8 @@ export interface FilledSlot {
   readonly outcome: SlotOutcome;
   readonly output: string;
   readonly success: boolean;
+  /** The slot's result as a journal recorded it before a crash: it is kept as it was, not made again. */
+  readonly recorded?: SlotResultData;
 }
 
 /** A call after preparation: either executable (`tool` set, no `filled`) or `filled`. */

@@ -77,6 +77,8 @@ export interface Tool<A = any> {
   readonly channelArg?: string;
   readonly dedupExempt: boolean;
   readonly timeoutMs?: number;
+  /** Runs again after a crash mid-call instead of closing `interrupted` (durable turns). */
+  readonly idempotent?: boolean;
   readonly attribution: ToolAttribution;
   /** Validates model-supplied arguments against the tool's schema. */
   check(args: unknown): ArgsCheck<A>;

@@ -1,6 +1,7 @@
 import type { ObservableInput } from 'rxjs';
 import type { Ingress } from './ingress.js';
 import type { ChatMessage } from './messages.js';
+import type { TurnJournal } from './turn-journal.js';
 
 /** The per-message state of one turn. */
 export interface TurnInput {
@@ -20,4 +21,6 @@ export interface TurnInput {
    * `bundle:{name}`). It can only narrow: a selector never admits a tool the agent does not.
    */
   readonly tools?: readonly string[];
+  /** Records the turn's progress for crash recovery (set by `rx-tool-loop/durable`). */
+  readonly journal?: TurnJournal;
 }

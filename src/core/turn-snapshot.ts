@@ -121,7 +121,15 @@ export type SlotState =
       readonly argsKey?: string;
     }
   /** Started and not finished: after a crash it is closed `interrupted` (or run again when idempotent). */
-  | { readonly state: 'running'; readonly name: string; readonly args: Record<string, unknown> }
+  | {
+      readonly state: 'running';
+      readonly name: string;
+      readonly args: Record<string, unknown>;
+      /** As when it was ready: an idempotent tool runs again with these. */
+      readonly approved?: boolean;
+      readonly prompted?: boolean;
+      readonly argsKey?: string;
+    }
   | { readonly state: 'done'; readonly result: SlotResultData };
 
 /** A finished slot as data. */

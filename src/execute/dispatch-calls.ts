@@ -7,6 +7,7 @@ import { closeUnfinished } from './close-unfinished.js';
 import { collectBatch } from './collect-batch.js';
 import { dispatchMode } from './dispatch-mode.js';
 import { executeOne } from './execute-one.js';
+import { journaledRun } from './journaled-run.js';
 import { mergeMapMany } from './merge-map-many.js';
 
 /**
@@ -51,7 +52,10 @@ export function dispatchCalls(it: IterationContext, calls?: readonly ParsedCall[
 export function dispatchBatch(it: IterationContext, batch: readonly PreparedCall[]): Observable<TurnEvent | SlotResult> {
   return defer(() => {
     const { knobs } = it.resolved;
-    const run = (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call);
+    const { journal } = it.turn;
+    const run = journal
+      ? (call: PreparedCall): Observable<TurnEvent | SlotResult> => journaledRun(it, call, journal)
+      : (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call);
     const parallel = dispatchMode(knobs, batch) === 'parallel';
     return from(batch).pipe(
       parallel ? mergeMapMany(run, knobs.maxParallelTools) : concatMap(run), // mergeMap's contract, O(1) per inner

@@ -3,7 +3,7 @@ import { INTERRUPTED, type PreparedCall, type SlotResult } from '../core/calls.j
 import type { TurnEvent } from '../core/events.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { emitToolCall, emitToolResult } from './slot-events.js';
-import { slotResult } from './slot-result.js';
+import { recordedSlotResult, slotResult } from './slot-result.js';
 import { ToolRun } from './tool-run.js';
 
 /**
@@ -31,7 +31,7 @@ export function executeOne(it: IterationContext, call: PreparedCall): Observable
     if (call.filled || !call.tool) {
       const filled = call.filled ?? INTERRUPTED;
       const shown = emitToolCall(it, call, false, subscriber);
-      const result = slotResult(it, call, filled.outcome, filled.success, filled.output, 0);
+      const result = filled.recorded ? recordedSlotResult(call, filled.recorded) : slotResult(it, call, filled.outcome, filled.success, filled.output, 0);
       subscriber.next(result); // before its event: a consumer that cancels from the event keeps the result
       emitToolResult(it, result, shown, subscriber);
       subscriber.complete();

@@ -1,5 +1,6 @@
 import type { PreparedCall, SlotResult } from '../core/calls.js';
 import type { SlotOutcome } from '../core/events.js';
+import type { SlotResultData } from '../core/turn-snapshot.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { truncateToolResult } from '../results/truncate.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
@@ -37,6 +38,19 @@ export function slotResult(
     content = `${bounded}\n\n[receipt: ${receipt}]`;
   }
   return new SlotRecord(call, outcome, success, content, truncateToolResult(scrubCredentials(text), max), durationMs, receipt, data, errorType);
+}
+
+/**
+ * A slot's result as a journal recorded it (a durable turn resumed after a crash): the same
+ * content, output, duration and receipt, nothing made again.
+ *
+ * @example
+ * ```ts
+ * const result = recordedSlotResult(call, { slot: 0, id: 'c1', name: 'add', outcome: 'executed', success: true, content: '3', output: '3', durationMs: 4 });
+ * ```
+ */
+export function recordedSlotResult(call: PreparedCall, data: SlotResultData): SlotResult {
+  return new SlotRecord(call, data.outcome, data.success, data.content, data.output, data.durationMs, data.receipt, undefined, undefined);
 }
 
 /** A class: one shape for every result (bench/RESULTS.md, "Classes for long-lived records"). */

@@ -9,18 +9,23 @@ import { toolFingerprint } from './tool-fingerprint.js';
 /** A decision for a parked approval, keyed by its `requestId`. */
 export type ResumeDecision = 'yes' | 'no' | 'always' | { readonly replaceWith: string };
 
-/** A snapshot checked for resuming, with the one call that waits and its decision. */
+/**
+ * A snapshot checked for resuming: the one call that waits and its decision (a parked turn), or
+ * none (a turn recovered after a crash from its journal's last snapshot).
+ */
 export interface CheckedSnapshot {
   readonly snapshot: TurnSnapshot;
-  readonly slot: number;
-  readonly request: ApprovalRequest;
-  readonly answer: ApprovalAnswer;
+  readonly parked?: { readonly slot: number; readonly request: ApprovalRequest; readonly answer: ApprovalAnswer };
 }
 
+/** Slot states a recovered batch may hold: prepared, started, finished. */
+const RECOVERABLE = new Set<SlotState['state']>(['ready', 'filled', 'running', 'done']);
+
 /**
- * Checks a parked snapshot before anything of it runs, and fails closed with a
- * `SnapshotMismatchError`: an unknown version or a malformed snapshot, another agent's, no
- * approval waiting, a decision for an id that is not pending (or none for the one that is), or a
+ * Checks a parked snapshot (or a journal's last snapshot of a turn that crashed) before anything
+ * of it runs, and fails closed with a `SnapshotMismatchError`: an unknown version or a malformed
+ * snapshot, another agent's, no batch in flight, no approval waiting in a batch that is not fully
+ * prepared, a decision for an id that is not pending (or none for the one that is), or a
  * prepared call whose tool this agent no longer has or whose parameter schema changed.
  *
  * @example
@@ -45,26 +50,31 @@ export function checkSnapshot(
     throw new SnapshotMismatchError(`The snapshot belongs to agent '${snapshot.agent}', not '${resolved.name}'.`);
   }
   const batch = snapshot.batch;
-  const slot = batch?.slots.findIndex((s) => s.state === 'awaiting-approval') ?? -1;
-  if (!batch || slot < 0 || batch.slots.length !== batch.calls.length) {
+  if (!batch || batch.slots.length !== batch.calls.length) {
     throw new SnapshotMismatchError('The snapshot has no approval waiting: there is nothing to resume.');
   }
-  const waiting = batch.slots[slot] as Extract<SlotState, { state: 'awaiting-approval' }>;
-  const tools = toolsOf(snapshot);
+  const slot = batch.slots.findIndex((s) => s.state === 'awaiting-approval');
   const ids = Object.keys(decisions);
-  const stray = ids.filter((id) => id !== waiting.request.requestId);
+  const pendingId = slot >= 0 ? (batch.slots[slot] as Extract<SlotState, { state: 'awaiting-approval' }>).request.requestId : undefined;
+  const stray = ids.filter((id) => id !== pendingId);
   if (stray.length > 0) throw new SnapshotMismatchError(`No approval is pending with id ${stray.map((id) => `'${id}'`).join(', ')}.`);
-  if (!Object.hasOwn(decisions, waiting.request.requestId)) {
-    throw new SnapshotMismatchError(`No decision for the pending approval '${waiting.request.requestId}'.`);
+  if (slot < 0 && !batch.slots.every((s) => RECOVERABLE.has(s.state))) {
+    throw new SnapshotMismatchError('The snapshot has no approval waiting: there is nothing to resume.');
   }
+  if (pendingId !== undefined && !Object.hasOwn(decisions, pendingId)) {
+    throw new SnapshotMismatchError(`No decision for the pending approval '${pendingId}'.`);
+  }
+  const tools = toolsOf(snapshot);
   batch.slots.forEach((state, at) => {
-    if (state.state !== 'ready' && state.state !== 'awaiting-approval') return;
+    if (state.state !== 'ready' && state.state !== 'awaiting-approval' && state.state !== 'running') return;
     const tool = tools.get(state.name);
     const recorded = batch.toolSchemas[state.name];
     if (!tool || tool.name !== state.name) throw new SnapshotMismatchError(`Slot ${at} calls '${state.name}', which this agent no longer has.`);
     if (recorded !== toolFingerprint(tool)) throw new SnapshotMismatchError(`The parameters of '${state.name}' changed since the turn parked.`);
   });
-  return { snapshot, slot, request: waiting.request, answer: toAnswer(decisions[waiting.request.requestId]) };
+  if (pendingId === undefined) return { snapshot };
+  const request = (batch.slots[slot] as Extract<SlotState, { state: 'awaiting-approval' }>).request;
+  return { snapshot, parked: { slot, request, answer: toAnswer(decisions[pendingId]) } };
 }
 
 function toAnswer(decision: ResumeDecision): ApprovalAnswer {

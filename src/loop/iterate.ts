@@ -1,4 +1,4 @@
-import { concat, defer, from, type Observable, of, takeUntil, throwError } from 'rxjs';
+import { concat, defer, from, ignoreElements, type Observable, of, takeUntil, throwError } from 'rxjs';
 import type { ChatMessage } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
 import type { TurnEvent } from '../core/events.js';
@@ -18,6 +18,7 @@ import { iterationContext } from '../runtime/iteration-context.js';
 import { createPrepContext } from '../runtime/prep-context.js';
 import type { IterationContext, PrepContext, TurnContext } from '../runtime/resolved-execution.js';
 import { parkStep } from './park-step.js';
+import { preparedSnapshot } from './prepared-snapshot.js';
 import type { Round } from './round.js';
 import { appendRound } from './append-round.js';
 import { collectRound, type RoundResults } from './collect-round.js';
@@ -106,13 +107,24 @@ export function playRound(
     continueWith((batch: PreparedCall[]) =>
       batch.some((call) => call.paused !== undefined)
         ? of(parkStep(it, round, batch, ctx, usage))
-        : dispatchBatch(it, batch).pipe(
-            orderBySlot(),
-            collectRound(),
-            continueWith((results: RoundResults) => afterRound(it, round, results, usage)),
+        : afterJournal(
+            it,
+            () => preparedSnapshot(it, round, batch, ctx, usage),
+            dispatchBatch(it, batch).pipe(
+              orderBySlot(),
+              collectRound(),
+              continueWith((results: RoundResults) => afterRound(it, round, results, usage)),
+            ),
           ),
     ),
   );
+}
+
+/** `next$`, after the turn's journal (if any) recorded the prepared round. */
+function afterJournal<T>(it: IterationContext, prepared: () => TurnSnapshot, next$: Observable<T>): Observable<T> {
+  const { journal } = it.turn;
+  if (!journal) return next$;
+  return concat(defer(() => from(journal.prepared(prepared()))).pipe(ignoreElements()), next$);
 }
 
 /** The model answered without calls: the answer, a malformed-protocol retry, or steering's next iteration. */

@@ -3,6 +3,7 @@ import type { BatchSnapshot, SlotState, TurnSnapshot } from '../core/turn-snapsh
 import type { IterationContext, PrepContext } from '../runtime/resolved-execution.js';
 import type { IterationStep } from './iteration-step.js';
 import type { Round } from './round.js';
+import { preparedSlotState } from './slot-state.js';
 import { toolFingerprint } from './tool-fingerprint.js';
 import { nextSnapshot } from './turn-snapshot.js';
 
@@ -34,18 +35,7 @@ export function parkStep(
       const signature = ctx.promptSignatureBySlot.get(slot);
       return { state: 'awaiting-approval', request: parked.paused!, name: call.name, args: call.args, ...(signature !== undefined ? { signature } : {}) };
     }
-    if (call.filled) {
-      const { outcome, output, success } = call.filled;
-      return { state: 'filled', name: call.name, args: call.args, outcome, output, success };
-    }
-    return {
-      state: 'ready',
-      name: call.name,
-      args: call.args,
-      approved: ctx.approved.has(slot),
-      prompted: call.prompted === true,
-      ...(call.argsKey !== undefined ? { argsKey: call.argsKey } : {}),
-    };
+    return preparedSlotState(call, slot, ctx);
   });
   const inFlight: BatchSnapshot = {
     text: round.text,

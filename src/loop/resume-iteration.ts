@@ -1,5 +1,5 @@
 import { concat, defer, from, type Observable, of } from 'rxjs';
-import type { PreparedCall } from '../core/calls.js';
+import { INTERRUPTED, type PreparedCall } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import type { SlotState } from '../core/turn-snapshot.js';
 import { approvalGate, resumeApproval } from '../prep/approval-gate.js';
@@ -29,24 +29,31 @@ import type { IterationStep } from './iteration-step.js';
  */
 export function resumeIteration(turn: TurnContext, checked: CheckedSnapshot, decidedBy: string): Observable<TurnEvent | IterationStep> {
   return defer(() => {
-    const { snapshot, slot, request, answer } = checked;
+    const { snapshot, parked } = checked;
     const batch = snapshot.batch!;
     const { batch: _inFlight, ...rest } = snapshot;
     const it = iterationContext(turn, rest);
     const ctx = createPrepContext(it);
     for (const signature of batch.promptedInBatch) ctx.promptedInBatch.add(signature);
+    const round = { text: batch.text, fromText: batch.fromText, calls: batch.calls };
+    if (!parked) {
+      // recovered after a crash: every slot was prepared; started ones close interrupted (or run again)
+      const slots = batch.slots.map((state, at) => restore(state, at, checked, ctx));
+      return playRound(it, round, from(slots), ctx, snapshot.usage);
+    }
+    const { slot, request, answer } = parked;
     const before = batch.slots.slice(0, slot).map((state, at) => restore(state, at, checked, ctx));
-    const parked = restore(batch.slots[slot], slot, checked, ctx);
+    const waiting = restore(batch.slots[slot], slot, checked, ctx);
     const steps = it.resolved.prepSteps;
     const afterGate = steps.indexOf(approvalGate) + 1;
     const prepared$ = concat(
       from(before),
-      resumeApproval(parked, request, { value: answer, decidedBy }, ctx).pipe(
+      resumeApproval(waiting, request, { value: answer, decidedBy }, ctx).pipe(
         continueWith((decided: PreparedCall) => (decided.paused ? of(decided) : continuePreparation(decided, afterGate, steps, ctx))),
       ),
       from(batch.calls.slice(slot + 1)).pipe(prepareCalls(it, steps, ctx)),
     );
-    return playRound(it, { text: batch.text, fromText: batch.fromText, calls: batch.calls }, prepared$, ctx, snapshot.usage);
+    return playRound(it, round, prepared$, ctx, snapshot.usage);
   });
 }
 
@@ -57,6 +64,14 @@ function restore(state: SlotState, slot: number, checked: CheckedSnapshot, ctx: 
   switch (state.state) {
     case 'filled':
       return { ...base, name: state.name, args: state.args, filled: { outcome: state.outcome, output: state.output, success: state.success } };
+    case 'done': {
+      const { outcome, content, success } = state.result;
+      return { ...base, name: state.result.name, args: call.args, filled: { outcome, output: content, success, recorded: state.result } };
+    }
+    case 'running':
+      // started before a crash: at most once, unless the tool says it is safe to run again
+      if (ctx.turn.tools.get(state.name)?.idempotent !== true) return { ...base, name: state.name, args: state.args, filled: INTERRUPTED };
+      return restore({ ...state, state: 'ready', approved: state.approved ?? false, prompted: state.prompted ?? false }, slot, checked, ctx);
     case 'ready': {
       const tool = ctx.turn.tools.get(state.name);
       if (state.approved) ctx.approved.add(slot);

@@ -42,7 +42,14 @@ const slotState = z.discriminatedUnion('state', [
   z.object({ state: z.literal('awaiting-approval'), request: approvalRequest, name: z.string(), args, signature: z.string().optional() }),
   z.object({ state: z.literal('filled'), name: z.string(), args, outcome, output: z.string(), success: z.boolean() }),
   z.object({ state: z.literal('ready'), name: z.string(), args, approved: z.boolean(), prompted: z.boolean(), argsKey: z.string().optional() }),
-  z.object({ state: z.literal('running'), name: z.string(), args }),
+  z.object({
+    state: z.literal('running'),
+    name: z.string(),
+    args,
+    approved: z.boolean().optional(),
+    prompted: z.boolean().optional(),
+    argsKey: z.string().optional(),
+  }),
   z.object({
     state: z.literal('done'),
     result: z.object({

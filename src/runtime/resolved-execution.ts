@@ -16,6 +16,7 @@ import type { Clock } from '../core/clock.js';
 import type { TurnEvent } from '../core/events.js';
 import type { TurnIngress } from '../core/ingress.js';
 import type { PromptSignature, TurnSnapshot } from '../core/turn-snapshot.js';
+import type { TurnJournal } from '../core/turn-journal.js';
 import type { Tool, ToolSpec } from '../core/tool.js';
 import type { Knobs } from '../core/knobs.js';
 import type { ToolRunner } from '../core/tool-runner.js';
@@ -77,6 +78,8 @@ export interface TurnContext {
   /** True once the turn's signal aborted. */
   cancelled(): boolean;
   readonly memory: readonly string[];
+  /** Where a durable turn records its progress (`TurnInput.journal`). */
+  readonly journal?: TurnJournal;
   /** The deferred tools activated in this turn's conversation (else in this turn alone). */
   readonly activated: ActivatedToolSet;
   /** The tools the current iteration may see and run (`refreshTools` at each iteration's start). */

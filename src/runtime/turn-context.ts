@@ -1,5 +1,6 @@
 import type { TurnIngress } from '../core/ingress.js';
 import type { TurnInput } from '../core/turn-input.js';
+import type { TurnJournal } from '../core/turn-journal.js';
 import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
 import { effectiveTools } from './effective-tools.js';
 import { fromAbortSignal } from './from-abort-signal.js';
@@ -54,6 +55,7 @@ class RunningTurn implements TurnContext {
   readonly signal?: AbortSignal;
   readonly cancel$;
   readonly memory: readonly string[];
+  readonly journal?: TurnJournal;
   #tools: EffectiveTools;
   readonly #steering: string[] = [];
 
@@ -68,6 +70,7 @@ class RunningTurn implements TurnContext {
     this.signal = input.signal;
     this.cancel$ = fromAbortSignal(input.signal);
     this.memory = input.memory ?? [];
+    this.journal = input.journal;
     this.#tools = effectiveTools(resolved, input, activated);
   }
 

@@ -14,6 +14,11 @@ export interface DefineToolOptions<S extends z.ZodType> {
   channelArg?: string;
   dedupExempt?: boolean;
   timeoutMs?: number;
+  /**
+   * Safe to run twice: after a crash mid-call (a durable turn resumed elsewhere) the call runs
+   * again instead of closing `interrupted`. Default false (at most once).
+   */
+  idempotent?: boolean;
   attribution?: ToolAttribution;
 }
 
@@ -65,6 +70,7 @@ export function defineTool<S extends z.ZodType>(options: DefineToolOptions<S>): 
     channelArg: options.channelArg,
     dedupExempt: options.dedupExempt ?? false,
     timeoutMs: options.timeoutMs,
+    idempotent: options.idempotent ?? false,
     attribution: Object.freeze(options.attribution ?? { source: 'builtin' }),
     check,
     execute,

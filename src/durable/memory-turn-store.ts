@@ -1,0 +1,112 @@
+import type { TurnEvent } from '../core/events.js';
+import type { ChatMessage } from '../core/messages.js';
+import { DurableStoreError } from './durable-errors.js';
+import type { AuditRecord, StoreChange, StoredDecision, StoredEvent, StoredTurn, TurnPatch, TurnStore } from './turn-store.js';
+
+/** A copy through JSON: what the store keeps and returns is plain data, as from a database. */
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/**
+ * The embedded turn store: everything in this process's memory (lost when it exits). The
+ * default for one process; use `pgliteTurnStore` to survive restarts on one machine and
+ * `postgresTurnStore` for several instances.
+ *
+ * @example
+ * ```ts
+ * const durable = durableAgent(agent, { store: memoryTurnStore() });
+ * ```
+ */
+export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore {
+  const now = options.now ?? Date.now;
+  const turns = new Map<string, StoredTurn>();
+  const decisions = new Map<string, Map<string, StoredDecision>>();
+  const audit: AuditRecord[] = [];
+  const allowed = new Map<string, Set<string>>();
+  const histories = new Map<string, ChatMessage[]>();
+  const events: StoredEvent[] = [];
+  const listeners = new Set<(change: StoreChange) => void>();
+  const changed = (kind: StoreChange['kind'], turnId: string): void => {
+    for (const listener of [...listeners]) queueMicrotask(() => listener({ kind, turnId }));
+  };
+  const put = (turn: StoredTurn): StoredTurn => {
+    turns.set(turn.turnId, turn);
+    changed('turn', turn.turnId);
+    return copy(turn);
+  };
+  return {
+    backend: 'memory',
+    async createTurn({ turnId, agent, conversationId, input, status, owner }) {
+      if (turns.has(turnId)) throw new DurableStoreError(`A turn with id '${turnId}' exists already.`);
+      const turn: StoredTurn = { turnId, agent, conversationId: conversationId ?? null, status, input: copy(input), snapshot: null, pending: [], outcome: null, attempt: 1, owner: owner ?? null, updatedAt: now() };
+      return put(turn);
+    },
+    async getTurn(turnId) {
+      const turn = turns.get(turnId);
+      return turn && copy(turn);
+    },
+    async listTurns(filter = {}) {
+      return [...turns.values()]
+        .filter((t) => (filter.status === undefined || t.status === filter.status) && (filter.conversationId === undefined || t.conversationId === filter.conversationId))
+        .map(copy);
+    },
+    async claimTurn(turnId, owner, from) {
+      const turn = turns.get(turnId);
+      if (!turn || !from.includes(turn.status)) return undefined;
+      return put({ ...turn, status: 'running', attempt: turn.attempt + 1, owner, updatedAt: now() });
+    },
+    async updateTurn(turnId, attempt, patch: TurnPatch) {
+      const turn = turns.get(turnId);
+      if (!turn || turn.attempt !== attempt) return false;
+      put({ ...turn, ...copy(patch), updatedAt: now() });
+      return true;
+    },
+    async decide({ turnId, requestId, decision, decidedBy }) {
+      let byRequest = decisions.get(turnId);
+      if (!byRequest) decisions.set(turnId, (byRequest = new Map()));
+      const winner = byRequest.get(requestId);
+      if (winner) return { accepted: false, winner: copy(winner) };
+      const stored: StoredDecision = { turnId, requestId, decision: copy(decision), decidedBy, decidedAt: now() };
+      byRequest.set(requestId, stored);
+      changed('decision', turnId);
+      return { accepted: true, decision: copy(stored) };
+    },
+    async decisions(turnId) {
+      return [...(decisions.get(turnId)?.values() ?? [])].map(copy);
+    },
+    async appendAudit(record) {
+      audit.push(copy(record));
+    },
+    async auditLog(filter = {}) {
+      return audit.filter((r) => (filter.turnId === undefined || r.turnId === filter.turnId) && (filter.conversationId === undefined || r.conversationId === filter.conversationId)).map(copy);
+    },
+    async allow(conversationId, toolName) {
+      let list = allowed.get(conversationId);
+      if (!list) allowed.set(conversationId, (list = new Set()));
+      list.add(toolName);
+    },
+    async allowList(conversationId) {
+      return [...(allowed.get(conversationId) ?? [])];
+    },
+    async saveHistory(conversationId, history) {
+      histories.set(conversationId, copy([...history]));
+    },
+    async history(conversationId) {
+      return copy(histories.get(conversationId) ?? []);
+    },
+    async appendEvents(turnId, list: readonly TurnEvent[]) {
+      if (list.length === 0) return;
+      for (const event of list) events.push({ seq: events.length + 1, turnId, event: copy(event) });
+      changed('event', turnId);
+    },
+    async events(turnId, afterSeq = 0) {
+      return events.filter((e) => e.turnId === turnId && e.seq > afterSeq).map(copy);
+    },
+    watch(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      listeners.clear();
+    },
+  };
+}

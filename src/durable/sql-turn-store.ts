@@ -1,0 +1,194 @@
+import { DurableStoreError } from './durable-errors.js';
+import { migrate, type SqlDriver } from './sql-migrations.js';
+import { watchChanges, type ChangeWatcher } from './watch-changes.js';
+import type { AuditRecord, StoredDecision, StoredTurn, TurnStore } from './turn-store.js';
+
+const CHANNEL = 'rtl_change';
+
+/** Options of the SQL stores. */
+export interface SqlStoreOptions {
+  /** How often watchers poll for changes where no notification arrives (ms). Default 250. */
+  readonly pollMs?: number;
+  readonly now?: () => number;
+}
+
+interface TurnRow {
+  turn_id: string;
+  agent: string;
+  conversation_id: string | null;
+  status: StoredTurn['status'];
+  input: StoredTurn['input'];
+  snapshot: StoredTurn['snapshot'];
+  pending: StoredTurn['pending'];
+  outcome: StoredTurn['outcome'];
+  attempt: number;
+  owner: string | null;
+  updated_at: string | number;
+}
+
+const toTurn = (r: TurnRow): StoredTurn => ({
+  turnId: r.turn_id,
+  agent: r.agent,
+  conversationId: r.conversation_id,
+  status: r.status,
+  input: r.input,
+  snapshot: r.snapshot,
+  pending: r.pending,
+  outcome: r.outcome,
+  attempt: Number(r.attempt),
+  owner: r.owner,
+  updatedAt: Number(r.updated_at),
+});
+
+interface DecisionRow {
+  turn_id: string;
+  request_id: string;
+  decision: StoredDecision['decision'];
+  decided_by: string;
+  decided_at: string | number;
+}
+
+const toDecision = (r: DecisionRow): StoredDecision => ({
+  turnId: r.turn_id,
+  requestId: r.request_id,
+  decision: r.decision,
+  decidedBy: r.decided_by,
+  decidedAt: Number(r.decided_at),
+});
+
+/** Writes a change row and notifies, in the statement that made the change (a CTE named `w`). */
+const noting = (kind: string, cte: string, select = 'w.*'): string =>
+  `WITH w AS (${cte}), c AS (INSERT INTO rtl_change (kind, turn_id) SELECT DISTINCT '${kind}', turn_id FROM w)
+   SELECT ${select}, pg_notify('${CHANNEL}', '') AS notified FROM w`;
+
+const json = (value: unknown): string => JSON.stringify(value);
+
+/**
+ * Opens the turn store on a Postgres database: migrates the schema, then starts its watchers
+ * after the newest change there is.
+ *
+ * @example
+ * ```ts
+ * const store = await openSqlTurnStore(poolDriver(pool), { pollMs: 100 });
+ * ```
+ */
+export async function openSqlTurnStore(driver: SqlDriver, options: SqlStoreOptions = {}): Promise<TurnStore> {
+  await migrate(driver);
+  const watcher = watchChanges(driver, CHANNEL, options.pollMs ?? 250);
+  await watcher.init();
+  return sqlTurnStore(driver, watcher, options);
+}
+
+/**
+ * The turn store on a Postgres database (PostgreSQL through `pg`, or PGlite): the schema of
+ * `MIGRATIONS`; decisions win first by the primary key (INSERT … ON CONFLICT DO NOTHING); claims
+ * and fenced updates are single conditional UPDATEs; every change writes an `rtl_change` row
+ * and a NOTIFY, and watchers read the rows after the last they saw — woken by LISTEN where the
+ * driver has it, else by polling.
+ *
+ */
+function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlStoreOptions): TurnStore {
+  const now = options.now ?? Date.now;
+  const q = driver.query.bind(driver);
+  return {
+    backend: driver.backend,
+    async createTurn({ turnId, agent, conversationId, input, status, owner }) {
+      const rows = await q<TurnRow>(
+        noting(
+          'turn',
+          `INSERT INTO rtl_turn (turn_id, agent, conversation_id, status, input, snapshot, pending, outcome, attempt, owner, updated_at)
+           VALUES ($1, $2, $3, $4, $5, NULL, '[]', NULL, 1, $6, $7) ON CONFLICT (turn_id) DO NOTHING RETURNING *`,
+        ),
+        [turnId, agent, conversationId ?? null, status, json(input), owner ?? null, now()],
+      );
+      if (rows.length === 0) throw new DurableStoreError(`A turn with id '${turnId}' exists already.`);
+      return toTurn(rows[0]);
+    },
+    async getTurn(turnId) {
+      const rows = await q<TurnRow>('SELECT * FROM rtl_turn WHERE turn_id = $1', [turnId]);
+      return rows[0] && toTurn(rows[0]);
+    },
+    async listTurns(filter = {}) {
+      const rows = await q<TurnRow>(
+        'SELECT * FROM rtl_turn WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR conversation_id = $2) ORDER BY updated_at, turn_id',
+        [filter.status ?? null, filter.conversationId ?? null],
+      );
+      return rows.map(toTurn);
+    },
+    async claimTurn(turnId, owner, from) {
+      const rows = await q<TurnRow>(
+        noting('turn', `UPDATE rtl_turn SET status = 'running', attempt = attempt + 1, owner = $2, updated_at = $4 WHERE turn_id = $1 AND status = ANY($3::text[]) RETURNING *`),
+        [turnId, owner, [...from], now()],
+      );
+      return rows[0] && toTurn(rows[0]);
+    },
+    async updateTurn(turnId, attempt, patch) {
+      const has = (key: keyof typeof patch): boolean => Object.hasOwn(patch, key);
+      const rows = await q(
+        noting(
+          'turn',
+          `UPDATE rtl_turn SET
+             status = CASE WHEN $3 THEN $4 ELSE status END,
+             snapshot = CASE WHEN $5 THEN $6::json ELSE snapshot END,
+             pending = CASE WHEN $7 THEN $8::json ELSE pending END,
+             outcome = CASE WHEN $9 THEN $10::json ELSE outcome END,
+             updated_at = $11
+           WHERE turn_id = $1 AND attempt = $2 RETURNING turn_id`,
+          'w.turn_id',
+        ),
+        [turnId, attempt, has('status'), patch.status ?? null, has('snapshot'), json(patch.snapshot ?? null), has('pending'), json(patch.pending ?? []), has('outcome'), json(patch.outcome ?? null), now()],
+      );
+      return rows.length > 0;
+    },
+    async decide({ turnId, requestId, decision, decidedBy }) {
+      const rows = await q<DecisionRow>(
+        noting('decision', `INSERT INTO rtl_decision (turn_id, request_id, decision, decided_by, decided_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING *`),
+        [turnId, requestId, json(decision), decidedBy, now()],
+      );
+      if (rows.length > 0) return { accepted: true, decision: toDecision(rows[0]) };
+      const winner = await q<DecisionRow>('SELECT * FROM rtl_decision WHERE turn_id = $1 AND request_id = $2', [turnId, requestId]);
+      return { accepted: false, winner: toDecision(winner[0]) };
+    },
+    async decisions(turnId) {
+      return (await q<DecisionRow>('SELECT * FROM rtl_decision WHERE turn_id = $1 ORDER BY decided_at, request_id', [turnId])).map(toDecision);
+    },
+    async appendAudit(record) {
+      await q('INSERT INTO rtl_audit (turn_id, conversation_id, record) VALUES ($1, $2, $3)', [record.turnId, record.conversationId, json(record)]);
+    },
+    async auditLog(filter = {}) {
+      const rows = await q<{ record: AuditRecord }>(
+        'SELECT record FROM rtl_audit WHERE ($1::text IS NULL OR turn_id = $1) AND ($2::text IS NULL OR conversation_id = $2) ORDER BY id',
+        [filter.turnId ?? null, filter.conversationId ?? null],
+      );
+      return rows.map((r) => r.record);
+    },
+    async allow(conversationId, toolName) {
+      await q('INSERT INTO rtl_allow (conversation_id, tool_name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [conversationId, toolName]);
+    },
+    async allowList(conversationId) {
+      return (await q<{ tool_name: string }>('SELECT tool_name FROM rtl_allow WHERE conversation_id = $1 ORDER BY tool_name', [conversationId])).map((r) => r.tool_name);
+    },
+    async saveHistory(conversationId, history) {
+      await q(
+        'INSERT INTO rtl_history (conversation_id, history, updated_at) VALUES ($1, $2, $3) ON CONFLICT (conversation_id) DO UPDATE SET history = EXCLUDED.history, updated_at = EXCLUDED.updated_at',
+        [conversationId, json(history), now()],
+      );
+    },
+    async history(conversationId) {
+      return (await q<{ history: [] }>('SELECT history FROM rtl_history WHERE conversation_id = $1', [conversationId]))[0]?.history ?? [];
+    },
+    async appendEvents(turnId, events) {
+      if (events.length === 0) return;
+      await q(noting('event', `INSERT INTO rtl_event (turn_id, event) SELECT $1, e FROM json_array_elements($2::json) WITH ORDINALITY AS t(e, n) ORDER BY n RETURNING turn_id`, 'w.turn_id'), [turnId, json(events)]);
+    },
+    async events(turnId, afterSeq = 0) {
+      const rows = await q<{ seq: string; event: never }>('SELECT seq::text AS seq, event FROM rtl_event WHERE turn_id = $1 AND seq > $2 ORDER BY seq', [turnId, afterSeq]);
+      return rows.map((r) => ({ seq: Number(r.seq), turnId, event: r.event }));
+    },
+    watch: (listener) => watcher.add(listener),
+    async close() {
+      await watcher.close();
+      await driver.close();
+    },
+  };
+}

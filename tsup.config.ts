@@ -5,6 +5,7 @@ export default defineConfig({
     index: 'src/index.ts',
     operators: 'src/operators.ts',
     'testing/index': 'src/testing/index.ts',
+    'durable/index': 'src/durable/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

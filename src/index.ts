@@ -8,6 +8,7 @@ export { resumeTurn } from './loop/resume-turn.js';
 export type { ResumeOptions } from './loop/resume-turn.js';
 export type { ResumeDecision } from './loop/check-snapshot.js';
 export type { TurnInput } from './core/turn-input.js';
+export type { TurnJournal } from './core/turn-journal.js';
 export type { Ingress } from './core/ingress.js';
 export type { ChatMessage, ToolCallMessagePart } from './core/messages.js';
 export type { ResolvedAgentExecution, TurnContext, IterationContext, EffectiveTools } from './runtime/resolved-execution.js';

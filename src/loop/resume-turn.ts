@@ -1,5 +1,6 @@
 import { defer, EMPTY, type Observable } from 'rxjs';
 import type { TurnEvent } from '../core/events.js';
+import type { TurnJournal } from '../core/turn-journal.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { createTurnContext } from '../runtime/turn-context.js';
@@ -18,6 +19,8 @@ export interface ResumeOptions {
   readonly signal?: AbortSignal;
   /** Who decided, as the decision event and the audit log record it. Default 'resume'. */
   readonly decidedBy?: string;
+  /** Records the resumed turn's progress for crash recovery (set by `rx-tool-loop/durable`). */
+  readonly journal?: TurnJournal;
 }
 
 /**
@@ -43,7 +46,7 @@ export function resumeTurn(resolved: ResolvedAgentExecution, snapshot: TurnSnaps
   return defer(() => {
     let turn: ReturnType<typeof createTurnContext> | undefined;
     const checked = checkSnapshot(resolved, snapshot, options.decisions ?? {}, (s) => {
-      const input = { message: s.scope.message, tools: s.scope.tools, signal: options.signal, conversationId: s.conversationId, ingress: s.ingress };
+      const input = { message: s.scope.message, tools: s.scope.tools, signal: options.signal, conversationId: s.conversationId, ingress: s.ingress, journal: options.journal };
       turn = createTurnContext(resolved, input, undefined, s.activated);
       return turn.tools;
     });

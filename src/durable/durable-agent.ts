@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { EMPTY, from, type Observable, switchMap } from 'rxjs';
+import type { Agent } from '../agent/create-agent.js';
+import type { TurnEvent } from '../core/events.js';
+import type { TurnInput } from '../core/turn-input.js';
+import type { TurnSnapshot } from '../core/turn-snapshot.js';
+import type { ResumeDecision } from '../loop/check-snapshot.js';
+import { DurableStoreError } from './durable-errors.js';
+import { persistTurn } from './persist-turn.js';
+import { storeJournal } from './store-journal.js';
+import type { StoredDecision, StoredInput, StoredTurn, TurnStore } from './turn-store.js';
+
+/** Options of `durableAgent`. */
+export interface DurableAgentOptions {
+  readonly store: TurnStore;
+  /** This instance's name in the store's `owner` column. Default a random id. */
+  readonly owner?: string;
+  /** Called when a turn is ready to run here or elsewhere: submitted, or its last pending decision arrived (workers enqueue it). */
+  readonly onReady?: (turn: StoredTurn) => void | Promise<void>;
+}
+
+/** What `decide` did with a decision. */
+export type DecisionOutcome =
+  | { readonly status: 'accepted'; readonly decision: StoredDecision; /** every pending request of the turn is decided */ readonly ready: boolean }
+  | { readonly status: 'taken'; readonly winner: StoredDecision }
+  | { readonly status: 'not-pending' }
+  | { readonly status: 'invalid' };
+
+/** An agent whose turns live in a `TurnStore`: they park, survive restarts and crashes, and go on in any process. */
+export interface DurableAgent {
+  readonly agent: Agent;
+  readonly store: TurnStore;
+  /** Runs a turn here, kept in the store as it goes (its id: `input.ingress.turnId`, else a new one). */
+  run(input: TurnInput): Observable<TurnEvent>;
+  /** Records a turn to run on a worker (`onReady`); resolves with its id. */
+  submit(input: TurnInput): Promise<string>;
+  /** Records an operator's decision for a parked turn's pending request: the first decision wins on every instance. */
+  decide(turnId: string, requestId: string, decision: ResumeDecision, decidedBy?: string): Promise<DecisionOutcome>;
+  /**
+   * Goes on with a stored turn: starts a queued one, resumes a parked one whose decisions are all
+   * in, or — with `takeOver` (a worker that knows the previous owner died) — recovers a running
+   * one from its journal. Empty when there is nothing to do here (another instance claimed it).
+   */
+  continue(turnId: string, options?: { signal?: AbortSignal; takeOver?: boolean }): Observable<TurnEvent>;
+}
+
+/**
+ * Makes an agent's turns durable in a store. A turn started with `run` or `submit` is recorded
+ * with its input; its journal checkpoints each prepared round and each slot; its events go to
+ * the store's log; at an approval (with `pauseForApproval()`) it parks with its snapshot, and
+ * `decide` + `continue` resume it in any process. After a crash, `continue(id, { takeOver: true })`
+ * closes the call that was running `interrupted` (or runs it again when its tool is
+ * `idempotent`), keeps every finished result, and goes on.
+ *
+ * @example
+ * ```ts
+ * const durable = durableAgent(agent, { store: await postgresTurnStore(pool) });
+ * const done = await lastValueFrom(durable.run({ message: 'delete notes.txt', conversationId: 'c1' }));
+ * // later, on any instance:
+ * await durable.decide(done.snapshot!.turnId, done.pending![0].requestId, 'yes', 'alice');
+ * durable.continue(done.snapshot!.turnId).subscribe(render);
+ * ```
+ */
+export function durableAgent(agent: Agent, options: DurableAgentOptions): DurableAgent {
+  const { store } = options;
+  const owner = options.owner ?? randomUUID();
+  const name = agent.resolved.name;
+
+  const stored = (input: TurnInput): StoredInput => ({
+    message: input.message,
+    ...(input.history ? { history: input.history } : {}),
+    ...(input.tools ? { tools: input.tools } : {}),
+    ...(input.memory ? { memory: input.memory } : {}),
+    ingress: { ...(input.ingress ?? { channel: 'cli' }), turnId: input.ingress?.turnId ?? agent.resolved.ids() },
+  });
+
+  /** The turn's input with the conversation's history and allow-list from the store. */
+  const prepare = async (input: StoredInput, conversationId: string | null): Promise<TurnInput> => {
+    if (conversationId === null) return input;
+    const approval = agent.resolved.approval as { allowInConversation?: (tool: string, scope: string) => void } | undefined;
+    for (const tool of await store.allowList(conversationId)) approval?.allowInConversation?.(tool, conversationId);
+    return { ...input, conversationId, history: input.history ?? (await store.history(conversationId)) };
+  };
+
+  const runClaimed = (turn: StoredTurn, signal?: AbortSignal, steering?: TurnInput['steering']): Observable<TurnEvent> => {
+    const target = { store, turnId: turn.turnId, conversationId: turn.conversationId, attempt: turn.attempt };
+    const journal = storeJournal(store, turn.turnId, turn.attempt);
+    const snapshot = turn.snapshot;
+    if (snapshot?.batch) {
+      return from(store.decisions(turn.turnId)).pipe(
+        switchMap((all) => {
+          const decisions = decisionsFor(snapshot, all);
+          const decidedBy = all.find((d) => Object.hasOwn(decisions, d.requestId))?.decidedBy ?? 'resume';
+          return from(prepare(turn.input, turn.conversationId)).pipe(
+            switchMap(() => agent.resume(snapshot, { decisions, decidedBy, journal, signal })),
+            persistTurn(target),
+          );
+        }),
+      );
+    }
+    return from(prepare(turn.input, turn.conversationId)).pipe(
+      switchMap((input) => agent.run({ ...input, signal, journal, ...(steering ? { steering } : {}) })),
+      persistTurn(target),
+    );
+  };
+
+  return {
+    agent,
+    store,
+    run: (input) =>
+      from(
+        (async () => {
+          const data = stored(input);
+          return store.createTurn({ turnId: data.ingress.turnId, agent: name, input: data, status: 'running', owner, ...(input.conversationId ? { conversationId: input.conversationId } : {}) });
+        })(),
+      ).pipe(switchMap((turn) => runClaimed(turn, input.signal, input.steering))),
+    async submit(input) {
+      const data = stored(input);
+      const turn = await store.createTurn({ turnId: data.ingress.turnId, agent: name, input: data, status: 'queued', ...(input.conversationId ? { conversationId: input.conversationId } : {}) });
+      await options.onReady?.(turn);
+      return turn.turnId;
+    },
+    async decide(turnId, requestId, decision, decidedBy = 'operator') {
+      if (!isDecision(decision)) return { status: 'invalid' };
+      const turn = await store.getTurn(turnId);
+      if (!turn || !turn.pending.some((r) => r.requestId === requestId)) return { status: 'not-pending' };
+      const result = await store.decide({ turnId, requestId, decision, decidedBy });
+      if (!result.accepted) return { status: 'taken', winner: result.winner };
+      const decided = new Set((await store.decisions(turnId)).map((d) => d.requestId));
+      const ready = turn.status === 'parked' && turn.pending.every((r) => decided.has(r.requestId));
+      if (ready) await options.onReady?.(turn);
+      return { status: 'accepted', decision: result.decision, ready };
+    },
+    continue: (turnId, opts = {}) =>
+      from(store.getTurn(turnId)).pipe(
+        switchMap((turn) => {
+          if (!turn) throw new DurableStoreError(`No turn '${turnId}' in the store.`);
+          return from(claimFor(turn, opts.takeOver === true));
+        }),
+        switchMap((claimed) => (claimed ? runClaimed(claimed, opts.signal) : EMPTY)),
+      ),
+  };
+
+  /** Claims the turn when there is something to do with it here. */
+  async function claimFor(turn: StoredTurn, takeOver: boolean): Promise<StoredTurn | undefined> {
+    if (turn.status === 'queued') return store.claimTurn(turn.turnId, owner, ['queued']);
+    if (turn.status === 'running') return takeOver ? store.claimTurn(turn.turnId, owner, ['running']) : undefined;
+    if (turn.status !== 'parked') return undefined;
+    const decided = new Set((await store.decisions(turn.turnId)).map((d) => d.requestId));
+    if (!turn.pending.every((r) => decided.has(r.requestId))) return undefined;
+    return store.claimTurn(turn.turnId, owner, ['parked']);
+  }
+}
+
+/** The stored decisions the snapshot waits for, keyed by request id. */
+function decisionsFor(snapshot: TurnSnapshot, all: readonly StoredDecision[]): Record<string, ResumeDecision> {
+  const waiting = new Set<string>();
+  for (const slot of snapshot.batch?.slots ?? []) if (slot.state === 'awaiting-approval') waiting.add(slot.request.requestId);
+  const decisions: Record<string, ResumeDecision> = {};
+  for (const d of all) if (waiting.has(d.requestId)) decisions[d.requestId] = d.decision;
+  return decisions;
+}
+
+const isDecision = (value: unknown): value is ResumeDecision =>
+  value === 'yes' ||
+  value === 'no' ||
+  value === 'always' ||
+  (typeof value === 'object' && value !== null && typeof (value as { replaceWith?: unknown }).replaceWith === 'string');

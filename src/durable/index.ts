@@ -1,0 +1,17 @@
+/**
+ * `rx-tool-loop/durable`: turns that park at an approval, survive restarts and crashes, and go
+ * on in any process — a `TurnStore` (memory, PGlite, PostgreSQL), `durableAgent` and pg-boss
+ * workers. The database packages (`pg`, `pg-boss`, `@electric-sql/pglite`) are optional peers:
+ * only the adapter you use needs its package.
+ */
+export type { TurnStore, StoredTurn, StoredInput, StoredDecision, StoredEvent, StoreChange, TurnStatus, TurnPatch, DecideResult, AuditRecord } from './turn-store.js';
+export { memoryTurnStore } from './memory-turn-store.js';
+export { pgliteTurnStore, type PgliteStoreOptions } from './pglite-turn-store.js';
+export { postgresTurnStore, poolDriver } from './postgres-turn-store.js';
+export { openSqlTurnStore, type SqlStoreOptions } from './sql-turn-store.js';
+export { MIGRATIONS, migrate, type SqlDriver } from './sql-migrations.js';
+export { durableAgent, type DurableAgent, type DurableAgentOptions, type DecisionOutcome } from './durable-agent.js';
+export { storeJournal } from './store-journal.js';
+export { persistTurn, type PersistTarget } from './persist-turn.js';
+export { turnQueue, type TurnQueue, type TurnQueueOptions } from './turn-queue.js';
+export { DurableStoreError, TurnTakenOverError } from './durable-errors.js';

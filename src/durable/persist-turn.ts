@@ -1,0 +1,103 @@
+import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import type { TurnEvent } from '../core/events.js';
+import { TurnTakenOverError } from './durable-errors.js';
+import type { TurnStore } from './turn-store.js';
+
+/** The turn a stream of events belongs to, and the claim its writes are fenced by. */
+export interface PersistTarget {
+  readonly store: TurnStore;
+  readonly turnId: string;
+  readonly conversationId: string | null;
+  readonly attempt: number;
+}
+
+/**
+ * Keeps a turn's events in its store as they pass: each event appended to the turn's log (a
+ * burst in one write, in order; `done` without its history and snapshot), each approval decision
+ * in the audit log and an `always` in its conversation's allow-list. Before `done` goes on, the
+ * turn's row says how it ended — `parked` with its snapshot and pending requests, or `done` with
+ * the conversation's history saved — so whoever sees `done` can rely on the store. A write that
+ * fails errors the stream (a claim lost to another worker: `TurnTakenOverError`).
+ *
+ * ```
+ * source: -a-b--(d|)
+ * result: -a-b---(d|)     d waits for the writes before it
+ * ```
+ * @example
+ * ```ts
+ * agent.run(input).pipe(persistTurn({ store, turnId, conversationId: 'c1', attempt: 1 }));
+ * ```
+ */
+export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<TurnEvent> {
+  const { store, turnId, conversationId, attempt } = target;
+  return (source) =>
+    new Observable<TurnEvent>((subscriber) => {
+      let queued: TurnEvent[] = [];
+      let chain: Promise<void> = Promise.resolve();
+      let scheduled = false;
+      let failed = false;
+      const then = (write: () => Promise<unknown>): Promise<void> => {
+        chain = chain.then(async () => {
+          await write();
+        });
+        chain.catch((err: unknown) => {
+          if (failed) return;
+          failed = true;
+          subscriber.error(err);
+        });
+        return chain;
+      };
+      const flush = (): Promise<void> => {
+        scheduled = false;
+        if (queued.length === 0) return chain;
+        const events = queued;
+        queued = [];
+        return then(() => store.appendEvents(turnId, events));
+      };
+      const sub = source.subscribe({
+        next: (event) => {
+          if (failed) return;
+          if (event.type === 'done') {
+            const { history: _h, snapshot, pending, ...shown } = event;
+            queued.push({ ...shown, ...(pending ? { pending } : {}) } as TurnEvent);
+            void flush();
+            void then(async () => {
+              const ok =
+                event.reason === 'paused'
+                  ? await store.updateTurn(turnId, attempt, { status: 'parked', snapshot: snapshot ?? null, pending: pending ?? [] })
+                  : await store.updateTurn(turnId, attempt, { status: 'done', snapshot: null, pending: [], outcome: { reason: event.reason, text: event.text } });
+              if (!ok) throw new TurnTakenOverError(turnId);
+              if (event.reason !== 'paused' && conversationId !== null) await store.saveHistory(conversationId, event.history);
+            }).then(() => {
+              if (!failed) subscriber.next(event);
+            });
+            return;
+          }
+          queued.push(event);
+          if (event.type === 'approval-decision') {
+            void then(() =>
+              store.appendAudit({ turnId, conversationId, requestId: event.requestId, toolName: event.toolName, decision: event.decision, decidedBy: event.decidedBy, byOperator: event.byOperator, at: Date.now() }),
+            );
+            if (event.decision === 'always' && conversationId !== null) void then(() => store.allow(conversationId, event.toolName));
+          }
+          subscriber.next(event);
+          if (!scheduled) {
+            scheduled = true;
+            setImmediate(() => void flush());
+          }
+        },
+        error: (err: unknown) => {
+          void flush();
+          void then(() => store.updateTurn(turnId, attempt, { status: 'failed', outcome: { reason: 'error', text: err instanceof Error ? err.message : String(err) } })).finally(() => {
+            if (!failed) subscriber.error(err);
+          });
+        },
+        complete: () => {
+          void flush().then(() => {
+            if (!failed) subscriber.complete();
+          });
+        },
+      });
+      return () => sub.unsubscribe();
+    });
+}

@@ -1,0 +1,43 @@
+import type { TurnJournal } from '../core/turn-journal.js';
+import type { SlotState, TurnSnapshot } from '../core/turn-snapshot.js';
+import { TurnTakenOverError } from './durable-errors.js';
+import type { TurnStore } from './turn-store.js';
+
+/**
+ * A `TurnJournal` that keeps a turn's checkpoint in its store row: the prepared round's snapshot,
+ * then each slot as it starts (`running`) and finishes (`done`). Writes go one after the other
+ * (each writes the newest state), fenced by the worker's `attempt`: once another worker claimed
+ * the turn, every write fails with `TurnTakenOverError` and the loop stops before anything else runs.
+ *
+ * @example
+ * ```ts
+ * agent.run({ message, journal: storeJournal(store, turnId, claimed.attempt) });
+ * ```
+ */
+export function storeJournal(store: TurnStore, turnId: string, attempt: number): TurnJournal {
+  let checkpoint: TurnSnapshot | undefined;
+  let chain: Promise<void> = Promise.resolve();
+  const write = (): Promise<void> => {
+    const snapshot = checkpoint;
+    chain = chain.then(async () => {
+      if (!(await store.updateTurn(turnId, attempt, { snapshot }))) throw new TurnTakenOverError(turnId);
+    });
+    return chain;
+  };
+  const setSlot = (slot: number, state: (old: SlotState) => SlotState): Promise<void> => {
+    const batch = checkpoint?.batch;
+    if (!checkpoint || !batch) return chain;
+    const slots = batch.slots.slice();
+    slots[slot] = state(slots[slot]);
+    checkpoint = { ...checkpoint, batch: { ...batch, slots } };
+    return write();
+  };
+  return {
+    prepared(snapshot) {
+      checkpoint = snapshot;
+      return write();
+    },
+    started: (slot) => setSlot(slot, (old) => (old.state === 'ready' ? { ...old, state: 'running' } : old)),
+    finished: (result) => setSlot(result.slot, () => ({ state: 'done', result })),
+  };
+}

@@ -1,0 +1,113 @@
+import { lastValueFrom, toArray } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TurnEvent, TurnEventOf } from '../../src/index.js';
+import { durableAgent, memoryTurnStore, openSqlTurnStore, pgliteTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
+import { openTestDatabase, type TestDatabase } from './test-database.js';
+import { worldAgent } from './world.js';
+
+type Done = TurnEventOf<'done'>;
+const collect = (events$: import('rxjs').Observable<TurnEvent>) => lastValueFrom(events$.pipe(toArray()));
+const doneOf = (events: TurnEvent[]) => events[events.length - 1] as Done;
+
+/** The same turn answered at once, in one process, without a store: what every durable run must reach. */
+async function oneProcess(message: string, answers: string[]): Promise<Done> {
+  const agent = worldAgent({}, { name: 'test', ask: () => answers.shift() ?? 'no' });
+  return doneOf(await collect(agent.run({ message, conversationId: 'ref' })));
+}
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await openTestDatabase();
+});
+afterAll(async () => db?.close());
+
+/** Each backend, and whether a second `open()` is another instance on the same data (else: the same store watches itself). */
+const backends: [string, () => Promise<TurnStore>, boolean][] = [
+  ['memory', async () => memoryTurnStore(), false],
+  ['pglite in this process', () => pgliteTurnStore({ pollMs: 20 }), false],
+  ['the test database', () => openSqlTurnStore(poolDriver(db.pool(), db.driverOptions), { pollMs: 20 }), true],
+];
+
+describe.each(backends)('durableAgent on %s', (_name, open, shared) => {
+  it('parks at an approval, is decided and continued, and reaches the one-process history', async () => {
+    const store = await open();
+    try {
+      const durable = durableAgent(worldAgent(), { store });
+      const first = doneOf(await collect(durable.run({ message: 'note this', conversationId: 'c1' })));
+      expect(first.reason).toBe('paused');
+      const turnId = first.snapshot!.turnId;
+      const parked = await store.getTurn(turnId);
+      expect(parked).toMatchObject({ status: 'parked', conversationId: 'c1' });
+      expect(parked!.pending.map((p) => p.toolName)).toEqual(['write']);
+      const requestId = parked!.pending[0].requestId;
+      expect(await durable.decide(turnId, 'nope', 'yes')).toEqual({ status: 'not-pending' });
+      expect(await durable.decide(turnId, requestId, 'maybe' as never)).toEqual({ status: 'invalid' });
+      const decided = await durable.decide(turnId, requestId, 'yes', 'alice');
+      expect(decided).toMatchObject({ status: 'accepted', ready: true });
+      expect(await durable.decide(turnId, requestId, 'no', 'bob')).toMatchObject({ status: 'taken', winner: { decision: 'yes', decidedBy: 'alice' } });
+      // a fresh agent object, as another process would build it
+      const other = durableAgent(worldAgent(), { store });
+      const done = doneOf(await collect(other.continue(turnId)));
+      const reference = await oneProcess('note this', ['yes']);
+      expect(done.reason).toBe('final');
+      expect(done.text).toBe(reference.text);
+      expect(done.history).toEqual(reference.history);
+      expect(await store.getTurn(turnId)).toMatchObject({ status: 'done', outcome: { reason: 'final', text: 'noted' } });
+      expect(await store.history('c1')).toEqual(reference.history);
+      const audit = await store.auditLog({ turnId });
+      expect(audit.map((a) => [a.toolName, a.decision, a.decidedBy])).toEqual([['write', 'yes', 'alice']]);
+      const types = (await store.events(turnId)).map((e) => e.event.type);
+      expect(types.filter((t) => t === 'done')).toHaveLength(2); // parked, then final
+      expect(types).toContain('approval-decision');
+      // nothing left to do: continuing again runs nothing
+      expect(await collect(other.continue(turnId))).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps an operator's always in the conversation across turns and instances", async () => {
+    const store = await open();
+    try {
+      const a = durableAgent(worldAgent(), { store });
+      const first = doneOf(await collect(a.run({ message: 'twice please', conversationId: 'c2' })));
+      const turnId = first.snapshot!.turnId;
+      const [request] = (await store.getTurn(turnId))!.pending;
+      await a.decide(turnId, request.requestId, 'always', 'alice');
+      const b = durableAgent(worldAgent(), { store });
+      const done = doneOf(await collect(b.continue(turnId)));
+      expect(done.reason).toBe('final'); // the second write ran without a prompt
+      expect(await store.allowList('c2')).toEqual(['write']);
+      const c = durableAgent(worldAgent(), { store });
+      const next = doneOf(await collect(c.run({ message: 'twice more', conversationId: 'c2' })));
+      expect(next.reason).toBe('final'); // a new instance restores the list from the store
+      expect(next.history.length).toBeGreaterThan(done.history.length); // the conversation's history was loaded
+      expect(doneOf(await collect(c.run({ message: 'twice again', conversationId: 'c3' }))).reason).toBe('paused'); // not another conversation's
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a decision arrives at another instance through watch', async () => {
+    const store = await open();
+    const other = shared ? await open() : store;
+    try {
+      const seen = new Promise<string>((resolve) => {
+        const stop = other.watch((change) => {
+          if (change.kind === 'decision') {
+            stop();
+            resolve(change.turnId);
+          }
+        });
+      });
+      const durable = durableAgent(worldAgent(), { store });
+      const first = doneOf(await collect(durable.run({ message: 'note it', conversationId: 'c4' })));
+      const turnId = first.snapshot!.turnId;
+      await durable.decide(turnId, first.pending![0].requestId, 'no');
+      expect(await seen).toBe(turnId);
+    } finally {
+      if (other !== store) await other.close();
+      await store.close();
+    }
+  });
+});

@@ -11,7 +11,7 @@ const doneOf = (events: TurnEvent[]) => events[events.length - 1] as Done;
 
 /** The same turn answered at once, in one process, without a store: what every durable run must reach. */
 async function oneProcess(message: string, answers: string[]): Promise<Done> {
-  const agent = worldAgent({}, { name: 'test', ask: () => answers.shift() ?? 'no' });
+  const agent = worldAgent({}, { name: 'test', ask: () => (answers.shift() ?? 'no') as 'yes' | 'no' });
   return doneOf(await collect(agent.run({ message, conversationId: 'ref' })));
 }
 

@@ -13,8 +13,8 @@ const never = (_key: string, signal: AbortSignal) => new Promise<void>((resolve)
 let db: TestDatabase;
 beforeAll(async () => {
   db = await openTestDatabase();
-});
-afterAll(async () => db?.close());
+}, 120_000);
+afterAll(async () => db?.close(), 60_000);
 
 const backends: [string, () => Promise<TurnStore>][] = [
   ['memory', async () => memoryTurnStore()],

@@ -18,8 +18,8 @@ async function oneProcess(message: string, answers: string[]): Promise<Done> {
 let db: TestDatabase;
 beforeAll(async () => {
   db = await openTestDatabase();
-});
-afterAll(async () => db?.close());
+}, 120_000);
+afterAll(async () => db?.close(), 60_000);
 
 /** Each backend, and whether a second `open()` is another instance on the same data (else: the same store watches itself). */
 const backends: [string, () => Promise<TurnStore>, boolean][] = [

@@ -12,7 +12,7 @@ let store: TurnStore;
 beforeAll(async () => {
   db = await openTestDatabase();
   store = await openSqlTurnStore(poolDriver(db.pool(), db.driverOptions), { pollMs: 50 });
-});
+}, 120_000);
 afterAll(async () => {
   await store?.close();
   await db?.close();

@@ -61,9 +61,12 @@ describe('turns on pg-boss workers', () => {
   }, 120_000);
 
   it('1,000 turns parked and resumed by 4 worker processes: none lost, none run twice', async () => {
-    const workers = [worker(16), worker(16), worker(16), worker(16)];
+    // PGlite serves every connection on one session: past ~6 turns at once per worker, pg-boss over
+    // pglite-socket stalled in our runs, so the fallback runs fewer at once (the same 1,000 turns)
+    const perWorker = db.backend === 'pglite' ? 4 : 16;
+    const workers = [worker(perWorker), worker(perWorker), worker(perWorker), worker(perWorker)];
     await Promise.all(workers.map((w) => w.line((l) => l === 'worker-ready')));
-    const N = Number(process.env.RTL_MANY ?? 1000);
+    const N = 1000;
     // an operator decides each turn as it parks; every turn's row is read once per change of it
     const decided = new Set<string>();
     const finished = new Set<string>();
@@ -92,7 +95,7 @@ describe('turns on pg-boss workers', () => {
     for (const id of ids) void seen(id); // what changed before the watcher started
     await allDone;
     stop();
-    if (process.env.RTL_DEBUG) console.log('finished', Date.now() - t0);
+    console.info(`1,000 turns on ${db.backend}: ${((N * 1000) / (Date.now() - t0)).toFixed(1)} turns/s from submit to done`);
     expect(failures).toEqual([]);
     expect(decided.size).toBe(N);
     const all = (await store.listTurns({ status: 'done' })).filter((t) => t.conversationId?.startsWith('many-')).length;
@@ -107,6 +110,6 @@ describe('turns on pg-boss workers', () => {
     expect(busy).toBeGreaterThan(1); // the load was shared
     for (const w of workers) w.process.kill('SIGTERM');
     await Promise.all(workers.map((w) => w.exited));
-  }, 300_000);
+  }, 900_000);
 });
 

@@ -61,11 +61,11 @@ export const serverFloor: ServerSystem = {
 };
 
 /** ours: `createAgent` per turn (tools defined once), `agent.complete`, parallel tools, defaults otherwise. */
-export function serverOurs(loaded: OursLib): ServerSystem {
+export function serverOurs(loaded: OursLib, name = 'ours'): ServerSystem {
   const { createAgent, defineTool } = loaded.lib;
   const { stepEvents } = loaded.testing;
   return {
-    name: 'ours',
+    name,
     note: 'createAgent per turn (tools defined once), agent.complete, parallelTools (default cap 8), default guards, ids and clock',
     prepare(): ServerPrepared {
       const clocks = new Map<string, IterationClock>();

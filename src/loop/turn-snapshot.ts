@@ -48,12 +48,13 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
  * ```
  */
 export function nextSnapshot(it: IterationContext, changes: Partial<TurnSnapshot>): TurnSnapshot {
-  return {
+  const next: TurnSnapshot = {
     ...it.snapshot,
     model: it.model,
     promptSignatures: it.promptSignatures.size > 0 ? Object.fromEntries(it.promptSignatures) : it.snapshot.promptSignatures,
     activated: it.turn.activated.names(),
     notes: [],
-    ...changes,
   };
+  // Object.assign, not a second spread: `...changes` goes through V8's generic copy (bench/RESULTS.md, "Object spread")
+  return Object.assign(next, changes);
 }

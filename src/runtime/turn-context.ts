@@ -43,7 +43,10 @@ export function createTurnContext(
  * ```
  */
 export function turnIngress(resolved: { readonly name: string; readonly ids: () => string }, input: Pick<TurnInput, 'ingress'>): TurnIngress {
-  const ingress = input.ingress ?? { channel: 'cli' };
+  const ingress = input.ingress;
+  // the default ingress as one literal, with the spread's keys in its order: a spread that adds
+  // fields takes V8's slow path (bench/RESULTS.md, "Object spread")
+  if (ingress === undefined) return { channel: 'cli', turnId: resolved.ids(), agentAlias: resolved.name };
   return { ...ingress, turnId: ingress.turnId ?? resolved.ids(), agentAlias: ingress.agentAlias ?? resolved.name };
 }
 
@@ -56,6 +59,7 @@ class RunningTurn implements TurnContext {
   readonly memory: readonly string[];
   #tools: EffectiveTools;
   readonly #steering: string[] = [];
+  #requests: AbortController | undefined = undefined;
 
   constructor(
     readonly resolved: ResolvedAgentExecution,
@@ -81,6 +85,17 @@ class RunningTurn implements TurnContext {
 
   refreshTools(): EffectiveTools {
     return (this.#tools = this.#tools.refresh());
+  }
+
+  /**
+   * The controller of the next provider request: the previous request's while nothing aborted it
+   * (requests of a turn run one at a time, and one that settled never aborts its signal), else a
+   * new one. Node 20's AbortController costs several µs (bench/RESULTS.md, "Per-iteration costs").
+   */
+  requestController(): AbortController {
+    const last = this.#requests;
+    if (last !== undefined && !last.signal.aborted) return last;
+    return (this.#requests = new AbortController());
   }
 
   /** Queues a steering message for the next iteration. */

@@ -91,6 +91,7 @@ const RECEIPT = /(rtl-receipt-v2-\d{1,16}-[A-Za-z0-9_-]{43})/;
 
 /** `done.text` is rendered: scrubbed, except the receipts listed in it (MACs, not secrets, and never altered). */
 function scrubAnswer(text: string): string {
+  if (!text.includes('rtl-receipt-v2-')) return scrubCredentials(text); // no receipt: no split (one per turn)
   return text
     .split(RECEIPT)
     .map((part, i) => (i % 2 === 1 ? part : scrubCredentials(part)))

@@ -42,7 +42,7 @@ export interface ModelResponse {
 export function callProvider(it: IterationContext, req: ProviderRequest): Observable<TurnEvent | ModelResponse> {
   const { resolved, turn, iteration } = it;
   return new Observable<TurnEvent | ModelResponse>((subscriber) => {
-    const controller = turn.requestController();
+    const controller = new AbortController();
     let text = '';
     const toolCalls: ProviderToolCall[] = [];
     let finishReason: string | undefined;

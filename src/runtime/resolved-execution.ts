@@ -83,11 +83,6 @@ export interface TurnContext {
   readonly tools: EffectiveTools;
   /** Rebuilds `tools` when the activated set changed since they were computed. */
   refreshTools(): EffectiveTools;
-  /**
-   * The AbortController for the provider request about to start: shared by the turn's requests
-   * until one is aborted (a request that settles leaves it alone), then a new one.
-   */
-  requestController(): AbortController;
   /** Steering messages received since the last iteration started; `takeSteering` empties it. */
   takeSteering(): string[];
   hasSteering(): boolean;

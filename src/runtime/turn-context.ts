@@ -59,7 +59,6 @@ class RunningTurn implements TurnContext {
   readonly memory: readonly string[];
   #tools: EffectiveTools;
   readonly #steering: string[] = [];
-  #requests: AbortController | undefined = undefined;
 
   constructor(
     readonly resolved: ResolvedAgentExecution,
@@ -85,17 +84,6 @@ class RunningTurn implements TurnContext {
 
   refreshTools(): EffectiveTools {
     return (this.#tools = this.#tools.refresh());
-  }
-
-  /**
-   * The controller of the next provider request: the previous request's while nothing aborted it
-   * (requests of a turn run one at a time, and one that settled never aborts its signal), else a
-   * new one. Node 20's AbortController costs several µs (bench/RESULTS.md, "Per-iteration costs").
-   */
-  requestController(): AbortController {
-    const last = this.#requests;
-    if (last !== undefined && !last.signal.aborted) return last;
-    return (this.#requests = new AbortController());
   }
 
   /** Queues a steering message for the next iteration. */

@@ -2,6 +2,9 @@ import { resolve } from 'node:path';
 import { buildDir } from './build-ours.js';
 import { fmt } from './measure.js';
 import { measureOverhead, pairedRatio, perCall } from './overhead.js';
+import { measurePostGc, postGcTable } from './post-gc.js';
+import { measureServer, serverTables } from './server.js';
+import { serverOurs } from './server-systems.js';
 import { loadOurs, ours } from './systems/ours.js';
 
 /**
@@ -11,6 +14,8 @@ import { loadOurs, ours } from './systems/ours.js';
  *   node --expose-gc --import tsx bench/src/compare.ts --a=/tmp/before/src [--b=src] [--sizes=1000,10000] [--runs=9]
  *
  * Prints each one's µs per call (CPU and wall) and the paired ratio a ÷ b (> 1: b is faster).
+ * `--regime=post-gc` (a gc() before each turn; --sizes, --runs) or `--regime=server` (--c=10,100,
+ * --turns=5, --runs=5; the 150 MB ballast) compares them in those regimes instead.
  */
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const a = option('a');
@@ -22,6 +27,27 @@ const b = option('b') ?? 'src';
 const cap = Number(option('cap') ?? 10_000);
 const libA = await loadOurs(false, resolve(a), `${buildDir}-a`);
 const libB = await loadOurs(false, resolve(b), `${buildDir}-b`);
+const regime = option('regime');
+if (regime === 'server') {
+  const r = await measureServer([serverOurs(libA, 'a'), serverOurs(libB, 'b')], {
+    conversations: (option('c') ?? '10,100').split(',').map(Number),
+    runs: Number(option('runs') ?? 5),
+    turns: () => Number(option('turns') ?? 5),
+    ballastMb: 150,
+    reference: 'a',
+    floor: 'a',
+    log: () => {},
+  });
+  console.log(`a = ${resolve(a)}\nb = ${resolve(b)}\n\n${serverTables(r)}`);
+  process.exit(0);
+}
+if (regime === 'post-gc') {
+  const sizes = (option('sizes') ?? '1,10,1000').split(',').map(Number);
+  const mk = (lib: typeof libA, label: string) => ours(lib, { label, maxParallelTools: cap });
+  const r = await measurePostGc([mk(libA, 'a'), mk(libB, 'b')], { sizes, runs: Number(option('runs') ?? 21), reference: 'a', floor: 'a', log: () => {} });
+  console.log(`a = ${resolve(a)}\nb = ${resolve(b)}\ncap ${cap}\n\n${postGcTable(r)}`);
+  process.exit(0);
+}
 const sysA = ours(libA, { label: 'a', maxParallelTools: cap });
 const sysB = ours(libB, { label: 'b', maxParallelTools: cap });
 const sizes = (option('sizes') ?? '1,1000,10000').split(',').map(Number);

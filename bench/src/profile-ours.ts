@@ -10,6 +10,7 @@ import { loadOurs, ours } from './systems/ours.js';
  * behind `node --cpu-prof`) over the timed turns only, after the build and a warm-up:
  *
  *   npx tsx bench/src/profile-ours.ts [N=1000] [seconds=5] [--cap=10000] [--from-source]
+ *   node --expose-gc --import tsx bench/src/profile-ours.ts 1 5 --cap=8 --post-gc   # a full gc() before each turn
  *
  * Writes bench/profiles/ours-N<N>.cpuprofile (open it in Chrome DevTools) and prints the
  * functions and files with the most self time. `node --cpu-prof --import tsx` on this file
@@ -29,20 +30,24 @@ session.connect();
 await session.post('Profiler.enable');
 await session.post('Profiler.setSamplingInterval', { interval: 100 });
 await session.post('Profiler.start');
+const gc = process.argv.includes('--post-gc') ? (globalThis as { gc?: () => void }).gc : undefined;
+if (process.argv.includes('--post-gc') && !gc) throw new Error('--post-gc needs node --expose-gc');
 let turns = 0;
-const start = performance.now();
-while (performance.now() - start < seconds * 1000) {
+let elapsed = 0;
+while (elapsed < seconds * 1000) {
+  gc?.(); // its own time is not counted in µs/call (it shows in the profile as gc)
+  const t0 = performance.now();
   await prepared.turn();
+  elapsed += performance.now() - t0;
   turns++;
 }
-const elapsed = performance.now() - start;
 const { profile } = await session.post('Profiler.stop');
 session.disconnect();
 
 const dir = join(repoRoot, 'bench', 'profiles');
 mkdirSync(dir, { recursive: true });
-const file = join(dir, `ours-N${n}.cpuprofile`);
+const file = join(dir, `ours-N${n}${gc ? '-post-gc' : ''}.cpuprofile`);
 writeFileSync(file, JSON.stringify(profile));
-console.log(`ours, N=${n}, cap ${cap}: ${turns} turns, ${((elapsed * 1000) / (turns * n)).toFixed(2)} µs/call (${loaded.from}, profiled)`);
+console.log(`ours, N=${n}, cap ${cap}${gc ? ', gc() before each turn' : ''}: ${turns} turns, ${((elapsed * 1000) / (turns * n)).toFixed(2)} µs/call (${loaded.from}, profiled)`);
 console.log(`profile: ${file}\n`);
 console.log(summarize(file, Number(process.argv.find((a) => a.startsWith('--top='))?.slice(6) ?? 40)));

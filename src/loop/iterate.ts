@@ -56,7 +56,7 @@ export const malformedApologyText =
 export function iterate(turn: TurnContext, snapshot: TurnSnapshot): Observable<TurnEvent | IterationStep> {
   return defer(() => {
     if (turn.cancelled()) return of(doneStep(snapshot, '', 'cancelled'));
-    const steering = [...snapshot.steering, ...turn.takeSteering()];
+    const steering = turn.hasSteering() ? [...snapshot.steering, ...turn.takeSteering()] : snapshot.steering;
     const history = steering.length > 0 ? [...snapshot.history, ...steering.map(userMessage)] : snapshot.history;
     const it = iterationContext(turn, { ...snapshot, history, steering: [], iteration: snapshot.iteration + 1 });
     turn.refreshTools();

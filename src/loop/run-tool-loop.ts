@@ -69,15 +69,14 @@ export function endTurn(): OperatorFunction<TurnEvent | IterationStep, TurnEvent
           }
           if (value.kind !== 'done') return;
           const { snapshot } = value;
-          subscriber.next({
-            type: 'done',
-            text: scrubAnswer(value.text),
-            reason: value.reason,
-            history: snapshot.history as TurnEventDone['history'],
-            iterations: snapshot.iteration,
-            usage: snapshot.usage,
-            ...(value.reason === 'paused' ? { snapshot, pending: value.pending ?? [] } : {}),
-          });
+          const text = scrubAnswer(value.text);
+          const history = snapshot.history as TurnEventDone['history'];
+          // two literals, not a conditional spread (bench/RESULTS.md, "Object spread")
+          subscriber.next(
+            value.reason === 'paused'
+              ? { type: 'done', text, reason: value.reason, history, iterations: snapshot.iteration, usage: snapshot.usage, snapshot, pending: value.pending ?? [] }
+              : { type: 'done', text, reason: value.reason, history, iterations: snapshot.iteration, usage: snapshot.usage },
+          );
         },
         error: (err: unknown) => subscriber.error(err),
         complete: () => subscriber.complete(),
@@ -91,6 +90,7 @@ const RECEIPT = /(rtl-receipt-v2-\d{1,16}-[A-Za-z0-9_-]{43})/;
 
 /** `done.text` is rendered: scrubbed, except the receipts listed in it (MACs, not secrets, and never altered). */
 function scrubAnswer(text: string): string {
+  if (!text.includes('rtl-receipt-v2-')) return scrubCredentials(text); // no receipt: no split (one per turn)
   return text
     .split(RECEIPT)
     .map((part, i) => (i % 2 === 1 ? part : scrubCredentials(part)))

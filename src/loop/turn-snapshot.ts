@@ -17,14 +17,39 @@ export const EMPTY_LOOP_WINDOW: LoopWindow = Object.freeze({ names: [], argsJson
  */
 export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message' | 'history' | 'tools'>): TurnSnapshot {
   const { resolved } = turn;
+  const scope = input.tools !== undefined ? { message: input.message, tools: [...input.tools] } : { message: input.message };
+  const history = [...(input.history ?? []), { role: 'user' as const, content: input.message }];
+  const activated = turn.activated.names();
+  // Two literals instead of `...(id ? { conversationId } : {})` mid-literal, which takes V8's
+  // generic copy for the whole object (bench/RESULTS.md, "Object spread"); same keys, same order.
+  if (turn.conversationId !== undefined) {
+    return {
+      version: TURN_SNAPSHOT_VERSION,
+      agent: resolved.name,
+      turnId: turn.turnId,
+      conversationId: turn.conversationId,
+      ingress: turn.ingress,
+      scope,
+      history,
+      iteration: 0,
+      model: resolved.model,
+      malformedRetries: 0,
+      notes: [],
+      receipts: [],
+      promptSignatures: {},
+      loopWindow: EMPTY_LOOP_WINDOW,
+      activated,
+      steering: [],
+      usage: { inputTokens: 0, outputTokens: 0 },
+    };
+  }
   return {
     version: TURN_SNAPSHOT_VERSION,
     agent: resolved.name,
     turnId: turn.turnId,
-    ...(turn.conversationId !== undefined ? { conversationId: turn.conversationId } : {}),
     ingress: turn.ingress,
-    scope: input.tools !== undefined ? { message: input.message, tools: [...input.tools] } : { message: input.message },
-    history: [...(input.history ?? []), { role: 'user', content: input.message }],
+    scope,
+    history,
     iteration: 0,
     model: resolved.model,
     malformedRetries: 0,
@@ -32,7 +57,7 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
     receipts: [],
     promptSignatures: {},
     loopWindow: EMPTY_LOOP_WINDOW,
-    activated: turn.activated.names(),
+    activated,
     steering: [],
     usage: { inputTokens: 0, outputTokens: 0 },
   };
@@ -48,12 +73,13 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
  * ```
  */
 export function nextSnapshot(it: IterationContext, changes: Partial<TurnSnapshot>): TurnSnapshot {
-  return {
+  const next: TurnSnapshot = {
     ...it.snapshot,
     model: it.model,
     promptSignatures: it.promptSignatures.size > 0 ? Object.fromEntries(it.promptSignatures) : it.snapshot.promptSignatures,
     activated: it.turn.activated.names(),
     notes: [],
-    ...changes,
   };
+  // Object.assign, not a second spread: `...changes` goes through V8's generic copy (bench/RESULTS.md, "Object spread")
+  return Object.assign(next, changes);
 }

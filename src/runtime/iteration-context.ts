@@ -18,6 +18,11 @@ export function iterationContext(turn: TurnContext, snapshot: TurnSnapshot): Ite
     snapshot,
     iteration: snapshot.iteration,
     model: snapshot.model,
-    promptSignatures: new Map(Object.entries(snapshot.promptSignatures)),
+    promptSignatures: hasKeys(snapshot.promptSignatures) ? new Map(Object.entries(snapshot.promptSignatures)) : new Map(),
   };
+}
+
+function hasKeys(record: object): boolean {
+  for (const _ in record) return true;
+  return false;
 }

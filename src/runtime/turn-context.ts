@@ -44,7 +44,10 @@ export function createTurnContext(
  * ```
  */
 export function turnIngress(resolved: { readonly name: string; readonly ids: () => string }, input: Pick<TurnInput, 'ingress'>): TurnIngress {
-  const ingress = input.ingress ?? { channel: 'cli' };
+  const ingress = input.ingress;
+  // the default ingress as one literal, with the spread's keys in its order: a spread that adds
+  // fields takes V8's slow path (bench/RESULTS.md, "Object spread")
+  if (ingress === undefined) return { channel: 'cli', turnId: resolved.ids(), agentAlias: resolved.name };
   return { ...ingress, turnId: ingress.turnId ?? resolved.ids(), agentAlias: ingress.agentAlias ?? resolved.name };
 }
 

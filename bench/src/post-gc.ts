@@ -1,0 +1,76 @@
+import { fmt, median, timeTurns } from './measure.js';
+import { roundOrder } from './overhead.js';
+import type { PreparedSystem, System } from './workload.js';
+
+/**
+ * The post-GC regime: a full `gc()` before each timed turn (one turn per sample), the systems
+ * interleaved in a shuffled order per round. What a turn costs when it runs in a heap that was
+ * just collected (a young generation shrunk back, code and feedback possibly flushed), as in a
+ * process whose turns are far apart. Needs --expose-gc.
+ */
+export interface PostGcOptions {
+  readonly sizes: readonly number[];
+  readonly runs: number;
+  readonly reference: string;
+  readonly floor: string;
+  readonly log: (line: string) => void;
+}
+
+export interface PostGcResult {
+  readonly options: PostGcOptions;
+  readonly systems: readonly string[];
+  /** `${n}|${system}` → CPU and wall µs per turn of each sample. */
+  readonly runs: Map<string, { cpu: number[]; wall: number[] }>;
+}
+
+const key = (n: number, s: string) => `${n}|${s}`;
+
+export async function measurePostGc(systems: readonly System[], options: PostGcOptions): Promise<PostGcResult> {
+  const gc = (globalThis as { gc?: (options?: unknown) => void }).gc;
+  if (!gc) throw new Error('the post-GC regime needs node --expose-gc');
+  const result: PostGcResult = { options, systems: systems.map((s) => s.name), runs: new Map() };
+  for (const n of options.sizes) {
+    const prepared: PreparedSystem[] = [];
+    for (const s of systems) {
+      const p = await s.prepare(n);
+      for (let k = 0; k < 3; k++) await p.turn(); // first turns: JIT, lazy set-up
+      prepared.push(p);
+      result.runs.set(key(n, s.name), { cpu: [], wall: [] });
+    }
+    for (let round = 0; round < options.runs; round++) {
+      for (const s of roundOrder(systems.length, round)) {
+        gc();
+        const t = await timeTurns(prepared[s], 1);
+        const runs = result.runs.get(key(n, systems[s].name));
+        runs?.cpu.push(t.cpu * 1000);
+        runs?.wall.push(t.wall * 1000);
+      }
+    }
+    options.log(`  N=${n}: ${systems.map((s) => `${s.name} ${fmt(median(result.runs.get(key(n, s.name))?.cpu ?? []) / n)} CPU µs/call`).join(', ')}`);
+  }
+  return result;
+}
+
+const paired = (a: number[], b: number[]) => median(a.map((v, i) => v / b[i]));
+
+export function postGcTable(r: PostGcResult): string {
+  const { reference, floor } = r.options;
+  const lines = [
+    `| N | system | CPU µs/turn | CPU µs/call | wall µs/call | ÷ ${floor}, CPU (paired) | ${reference} ÷ system, CPU (paired) |`,
+    '|---:|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const n of r.options.sizes) {
+    const ref = r.runs.get(key(n, reference));
+    const fl = r.runs.get(key(n, floor));
+    for (const s of r.systems) {
+      const runs = r.runs.get(key(n, s));
+      if (!runs || !ref || !fl) continue;
+      lines.push(
+        `| ${n} | ${s} | ${fmt(median(runs.cpu))} | ${fmt(median(runs.cpu) / n)} | ${fmt(median(runs.wall) / n)} | ${
+          s === floor ? '' : `${fmt(paired(runs.cpu, fl.cpu))}×`
+        } | ${s === reference ? '' : `${fmt(paired(ref.cpu, runs.cpu))}×`} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}

@@ -9,9 +9,13 @@ export interface ChangeWatcher {
   close(): Promise<void>;
 }
 
+/** How long a gap in the change ids is waited for before it counts as a rolled-back insert. */
+const GAP_MS = 10_000;
+
 /**
- * Fans the store's `rtl_change` rows out to listeners, each row once, in order. It reads the rows
- * after the last one it saw whenever a NOTIFY arrives (where the driver can LISTEN) and on a
+ * Fans the store's `rtl_change` rows out to listeners, each row once (in id order, except a row
+ * whose transaction committed late, which comes when it appears). It reads the rows after those
+ * it saw whenever a NOTIFY arrives (where the driver can LISTEN) and on a
  * timer: every `pollMs` without LISTEN, every `10 × pollMs` with it (a notification lost across
  * a reconnect is picked up then). Nothing runs while nobody listens; the timer never keeps the
  * process alive.
@@ -25,12 +29,33 @@ export interface ChangeWatcher {
 export function watchChanges(driver: SqlDriver, channel: string, pollMs: number): ChangeWatcher {
   const listeners = new Set<(change: StoreChange) => void>();
   let started: Promise<void> | undefined;
-  let last = 0;
+  // Ids come from a sequence at insert time, but transactions commit in any order: a row with a
+  // lower id can appear after a higher one was read. So `floor` only moves over ids delivered
+  // without a gap below them; rows above it are remembered, and a gap below a row that arrived
+  // GAP_MS ago is given up (a rolled-back insert never fills it).
+  let floor = 0;
+  const above = new Set<number>();
+  const arrived = new Map<number, number>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
   let reading = false;
   let again = false;
   let closed = false;
+
+  const advance = (): void => {
+    for (;;) {
+      const next = floor + 1;
+      if (above.delete(next)) {
+        floor = next;
+        arrived.delete(next);
+        continue;
+      }
+      if (above.size === 0) return;
+      const lowest = Math.min(...above);
+      if (Date.now() - arrived.get(lowest)! < GAP_MS) return;
+      floor = lowest - 1; // the ids below it never came: rolled back
+    }
+  };
 
   const read = async (): Promise<void> => {
     if (reading) {
@@ -43,13 +68,17 @@ export function watchChanges(driver: SqlDriver, channel: string, pollMs: number)
         again = false;
         const rows = await driver.query<{ id: string; kind: StoreChange['kind']; turn_id: string }>(
           'SELECT id::text AS id, kind, turn_id FROM rtl_change WHERE id > $1 ORDER BY id LIMIT 1000',
-          [last],
+          [floor],
         );
         for (const row of rows) {
-          last = Math.max(last, Number(row.id));
+          const id = Number(row.id);
+          if (above.has(id)) continue;
+          above.add(id);
+          arrived.set(id, Date.now());
           const change: StoreChange = { kind: row.kind, turnId: row.turn_id };
           for (const listener of [...listeners]) listener(change);
         }
+        advance();
         if (rows.length === 1000) again = true;
       } while (again && !closed && listeners.size > 0);
     } catch {
@@ -80,7 +109,7 @@ export function watchChanges(driver: SqlDriver, channel: string, pollMs: number)
   return {
     async init() {
       const rows = await driver.query<{ id: string | null }>('SELECT max(id)::text AS id FROM rtl_change');
-      last = Number(rows[0]?.id ?? 0);
+      floor = Number(rows[0]?.id ?? 0);
     },
     add(listener) {
       listeners.add(listener);

@@ -51,7 +51,7 @@ if (command === 'park') {
   const boss = new PgBoss({ connectionString: url, max: 4, maintenanceIntervalSeconds: 1, monitorStateIntervalSeconds: 60 });
   boss.on('error', () => undefined);
   await boss.start();
-  const queue = await turnQueue(boss, { expireInSeconds: Number(process.env.RTL_EXPIRE ?? 30) });
+  const queue = await turnQueue(boss, { name: process.env.RTL_QUEUE ?? 'rtl-turns', expireInSeconds: Number(process.env.RTL_EXPIRE ?? 30) });
   const durable = durableAgent(agent, { store, onReady: queue.enqueue });
   await queue.work(durable, { concurrency: Number(args[0] ?? 4) });
   process.stdout.write('worker-ready\n');

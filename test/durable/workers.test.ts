@@ -33,8 +33,9 @@ afterAll(async () => {
   await db?.close();
 }, 60_000);
 
-const worker = (concurrency = 4): Child => {
-  const child = startChild(db, ['worker', String(concurrency)], { RTL_EXPIRE: '3' });
+/** A worker process; `queue` 'many' expires jobs only after minutes, so none is taken over on a loaded machine. */
+const worker = (concurrency = 4, queueName = 'rtl-turns'): Child => {
+  const child = startChild(db, ['worker', String(concurrency)], queueName === 'rtl-turns' ? { RTL_EXPIRE: '3' } : { RTL_EXPIRE: '600', RTL_QUEUE: queueName });
   children.push(child);
   return child;
 };
@@ -56,7 +57,7 @@ describe('turns on pg-boss workers', () => {
     expect(ranLines(second)).toEqual([]); // nothing that finished ran again; the slot that was running did not either
     const history = await store.history('conv-kill');
     expect(history.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['value of a', '[interrupted before this tool produced a result]', 'value of z']);
-    second.process.kill('SIGTERM');
+    second.process.kill('SIGKILL');
     await second.exited;
   }, 120_000);
 
@@ -64,7 +65,9 @@ describe('turns on pg-boss workers', () => {
     // PGlite serves every connection on one session: past ~6 turns at once per worker, pg-boss over
     // pglite-socket stalled in our runs, so the fallback runs fewer at once (the same 1,000 turns)
     const perWorker = db.backend === 'pglite' ? 4 : 16;
-    const workers = [worker(perWorker), worker(perWorker), worker(perWorker), worker(perWorker)];
+    const many = await turnQueue(boss, { name: 'rtl-turns-many', expireInSeconds: 600 });
+    const submitter = durableAgent(worldAgent(), { store, onReady: many.enqueue });
+    const workers = [1, 2, 3, 4].map(() => worker(perWorker, many.name));
     await Promise.all(workers.map((w) => w.line((l) => l === 'worker-ready')));
     const N = 1000;
     // an operator decides each turn as it parks; every turn's row is read once per change of it
@@ -79,7 +82,7 @@ describe('turns on pg-boss workers', () => {
       if (!turn?.conversationId?.startsWith('many-')) return;
       if (turn.status === 'parked' && !decided.has(turnId)) {
         decided.add(turnId);
-        const outcome = await app.decide(turnId, turn.pending[0].requestId, 'yes', 'operator');
+        const outcome = await submitter.decide(turnId, turn.pending[0].requestId, 'yes', 'operator');
         if (outcome.status !== 'accepted') failures.push(`${turnId}: ${outcome.status}`);
       } else if (turn.status === 'done' || turn.status === 'failed') {
         finished.add(turnId);
@@ -91,7 +94,7 @@ describe('turns on pg-boss workers', () => {
       if (change.kind === 'turn') void seen(change.turnId);
     });
     const t0 = Date.now();
-    const ids = await Promise.all(Array.from({ length: N }, (_, i) => app.submit({ message: 'note many', conversationId: `many-${i}` })));
+    const ids = await Promise.all(Array.from({ length: N }, (_, i) => submitter.submit({ message: 'note many', conversationId: `many-${i}` })));
     for (const id of ids) void seen(id); // what changed before the watcher started
     await allDone;
     stop();
@@ -108,7 +111,7 @@ describe('turns on pg-boss workers', () => {
     expect(lookups).toBe(2 * N); // two reads per turn, none repeated
     const busy = workers.filter((w) => ranLines(w).length > 0).length;
     expect(busy).toBeGreaterThan(1); // the load was shared
-    for (const w of workers) w.process.kill('SIGTERM');
+    for (const w of workers) w.process.kill('SIGKILL'); // the turns are done; no shutdown to wait for
     await Promise.all(workers.map((w) => w.exited));
   }, 900_000);
 });

@@ -2,7 +2,7 @@ import { Observable, type Subscription } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
-import { scrubCredentials } from '../results/scrub.js';
+import { scrubDelta, type ScrubbedDelta } from '../results/scrub-delta.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { idleDeadline } from './idle-deadline.js';
 
@@ -44,6 +44,7 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
   return new Observable<TurnEvent | ModelResponse>((subscriber) => {
     const controller = new AbortController();
     let text = '';
+    let shown: ScrubbedDelta = { text: '', inSecret: false };
     const toolCalls: ProviderToolCall[] = [];
     let finishReason: string | undefined;
     let responseId: string | undefined;
@@ -91,7 +92,8 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
             if (event.text.length === 0) return;
             text += event.text;
             // the event is rendered (scrubbed); the response keeps the text as the model wrote it
-            subscriber.next({ type: 'text-delta', iteration, text: scrubCredentials(event.text) });
+            shown = scrubDelta(event.text, shown.inSecret);
+            if (shown.text.length > 0) subscriber.next({ type: 'text-delta', iteration, text: shown.text });
             return;
           case 'tool-call':
             toolCalls.push(event);

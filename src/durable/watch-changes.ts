@@ -42,7 +42,7 @@ export function watchChanges(driver: SqlDriver, channel: string, pollMs: number)
       do {
         again = false;
         const rows = await driver.query<{ id: string; kind: StoreChange['kind']; turn_id: string }>(
-          'SELECT id::text AS id, kind, turn_id FROM rtl_change WHERE id > $1 ORDER BY id LIMIT 1000',
+          'SELECT id::text AS id, kind, turn_id FROM rtl_change WHERE id > $1 ORDER BY rtl_change.id LIMIT 1000',
           [last],
         );
         for (const row of rows) {

@@ -10,7 +10,7 @@ const collect = (events$: import('rxjs').Observable<TurnEvent>) => lastValueFrom
 const doneOf = (events: TurnEvent[]) => events[events.length - 1] as Done;
 
 /** The same turn answered at once, in one process, without a store: what every durable run must reach. */
-async function oneProcess(message: string, answers: string[]): Promise<Done> {
+async function oneProcess(message: string, answers: ('yes' | 'no' | 'always')[]): Promise<Done> {
   const agent = worldAgent({}, { name: 'test', ask: () => answers.shift() ?? 'no' });
   return doneOf(await collect(agent.run({ message, conversationId: 'ref' })));
 }

@@ -187,7 +187,10 @@ export class DurableFeed {
   }
 
   private async show(f: Followed, event: TurnEvent): Promise<void> {
-    if (event.type === 'approval-decision') this.release(f, event.requestId);
+    if (event.type === 'approval-decision') {
+      await this.announceDecisions(f); // who decided comes first, whichever the store told first
+      this.release(f, event.requestId);
+    }
     this.append(f, event);
     if (event.type !== 'done' || event.reason !== 'paused') return;
     for (const req of event.pending ?? []) {

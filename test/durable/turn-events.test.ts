@@ -11,7 +11,7 @@ const last = (events: TurnEvent[]) => events[events.length - 1] as Extract<TurnE
 let db: TestDatabase;
 beforeAll(async () => {
   db = await openTestDatabase();
-});
+}, 120_000); // PGlite (a machine without the server) compiles its WebAssembly first
 afterAll(async () => db?.close());
 
 /** Each backend, and a second instance on the same data (for memory: the same store). */

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Observable } from 'rxjs';
 import { ConfigurationError, type ApprovalRequest } from '../../src/index.js';
-import type { DurableAgent } from '../../src/durable/index.js';
+import type { DurableAgent, StoredTurn } from '../../src/durable/index.js';
 import { ConsoleSession, type ConsoleSessionOptions, type TurnRunner } from './console-session.js';
 import { DurableFeed } from './durable-feed.js';
 import { boundHosts, checkHost, checkOrigin, checkToken, HttpError, readJsonObject, sendJson, SECURITY_HEADERS } from './http-util.js';
@@ -38,6 +38,8 @@ export interface ApprovalConsoleOptions extends ConsoleSessionOptions {
   readonly conversationId?: string;
   /** With `durable`: who this console's decisions are by, in the store and its audit log. Default 'web-console'. */
   readonly decidedBy?: string;
+  /** With `durable`: which of the agent's turns this console shows and decides (a tenant's, a team's). Default all. */
+  readonly showTurn?: (turn: StoredTurn) => boolean;
 }
 
 export interface ApprovalConsole {
@@ -89,6 +91,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
         channel: options.channel ?? 'web-console',
         conversationId: options.conversationId ?? `web-console-${randomBytes(8).toString('hex')}`,
         decidedBy: options.decidedBy ?? 'web-console',
+        showTurn: options.showTurn,
       })
     : undefined;
   const streams = new Set<ServerResponse>();

@@ -12,6 +12,8 @@ export interface DurableFeedOptions {
   readonly conversationId: string;
   /** The `decidedBy` of this console's decisions in the store (and its audit log). */
   readonly decidedBy: string;
+  /** Which of the agent's turns the console shows and decides (a tenant's, a team's). Default all. */
+  readonly showTurn?: (turn: StoredTurn) => boolean;
 }
 
 /** A pending approval of a parked turn, as `GET /api/approvals` lists it. */
@@ -75,8 +77,9 @@ export class DurableFeed {
     return this.durable.store;
   }
 
-  private get agentName(): string {
-    return this.durable.agent.resolved.name;
+  /** Whether the console shows (and may decide) a turn: the agent's, and chosen by `showTurn`. */
+  private shows(turn: StoredTurn | undefined): turn is StoredTurn {
+    return turn !== undefined && turn.agent === this.durable.agent.resolved.name && (this.options.showTurn?.(turn) ?? true);
   }
 
   /** Watches the store, then follows the turns that are active now. */
@@ -98,7 +101,7 @@ export class DurableFeed {
   async listPending(): Promise<ParkedApproval[]> {
     const list: ParkedApproval[] = [];
     for (const turn of await this.store.listTurns({ status: 'parked' })) {
-      if (turn.agent !== this.agentName) continue;
+      if (!this.shows(turn)) continue;
       const decided = new Set((await this.store.decisions(turn.turnId)).map((d) => d.requestId));
       for (const req of turn.pending) {
         if (decided.has(req.requestId)) continue;
@@ -177,7 +180,7 @@ export class DurableFeed {
   }
 
   private follow(turn: StoredTurn): void {
-    if (this.closed || turn.agent !== this.agentName || this.followed.has(turn.turnId)) return;
+    if (this.closed || !this.shows(turn) || this.followed.has(turn.turnId)) return;
     const f: Followed = { turn: this.session.nextTurn(), turnId: turn.turnId, opened: new Set(), answered: new Set() };
     this.followed.set(turn.turnId, f);
     this.append(f, { type: 'turn-start', message: turn.input.message });
@@ -240,7 +243,7 @@ export class DurableFeed {
     const known = this.requests.get(requestId);
     const id = turnId ?? known;
     if (id === undefined) return { status: 'unknown' };
-    if (id !== known && (await this.store.getTurn(id))?.agent !== this.agentName) return { status: 'unknown' };
+    if (id !== known && !this.shows(await this.store.getTurn(id))) return { status: 'unknown' };
     this.tabs.set(requestId, tab);
     let accepted = false;
     try {

@@ -49,6 +49,17 @@ describe('a console on instance B lists and decides the approvals of a turn park
     expect((await a.store.auditLog({ turnId })).map((r) => [r.toolName, r.decision, r.decidedBy, r.byOperator])).toEqual([['write', 'yes', 'web-console', true]]);
   });
 
+  it('showTurn limits what a console shows and decides: another conversation’s turn is not listed and is 404', async () => {
+    const a = await instance();
+    const b = await consoleInstance({ showTurn: (t) => t.conversationId === 'tenant-1' });
+    const mine = await parkOn(a, 'note mine', 'tenant-1');
+    const theirs = await parkOn(a, 'note theirs', 'tenant-2');
+    const listed = (await (await call(b, '/api/approvals')).json()) as { approvals: { turnId: string }[] };
+    expect(listed.approvals.map((p) => p.turnId)).toEqual([mine.turnId]);
+    expect((await call(b, `/api/approvals/${theirs.requestId}`, { decision: 'yes', turnId: theirs.turnId })).status).toBe(404);
+    expect(await a.store.decisions(theirs.turnId)).toEqual([]);
+  });
+
   it('a decision without the turn id finds the turn of the card; an unknown request is 404', async () => {
     const a = await instance();
     const b = await consoleInstance({ decidedBy: 'bob' });
@@ -91,6 +102,34 @@ describe('the first decision wins on any instance: a second one is 409 with the 
     const refused = (await (ra.status === 409 ? ra : rb).json()) as { decision: string; decidedBy: string };
     expect(refused).toMatchObject({ decision: winner.decision, decidedBy: winner.decidedBy });
     expect(winner.decidedBy).toBe(ra.status === 200 ? 'alice' : 'bob');
+  });
+});
+
+describe('the page’s own turns run with durable.run, one at a time per conversation', () => {
+  it('a turn started on a console parks in the store; another is 409 while it waits; cancel has nothing to stop', async () => {
+    const b = await consoleInstance({ conversationId: 'page-conv', showTurn: (t) => t.conversationId === 'page-conv' });
+    const parked = readStream(b, (r) => r.event.type === 'approval-open');
+    expect((await call(b, '/api/turns', { message: 'note from the page' })).status).toBe(202);
+    const turnId = (await parked).at(-1)!.turnId!;
+    expect(await b.store.getTurn(turnId)).toMatchObject({ status: 'parked', conversationId: 'page-conv', input: { ingress: { channel: 'web-console' } } });
+    expect((await call(b, '/api/turns', { message: 'another' })).status).toBe(409);
+    expect((await call(b, '/api/turns/cancel', {})).status).toBe(409);
+  });
+});
+
+describe('the replay log stays bounded with store turns in it', () => {
+  it('past maxReplayRecords the oldest records go, but a parked turn’s open request stays until decided', async () => {
+    const a = await instance();
+    const b = await consoleInstance({ maxReplayRecords: 3, showTurn: (t) => t.conversationId === 'bounded-1' });
+    const { turnId, requestId } = await parkOn(a, 'note this', 'bounded-1');
+    await readStream(b, (r) => r.turnId === turnId && r.event.type === 'approval-open');
+    const kept = await readStream(b, (_r, all) => all.length === b.web.session.replayLength);
+    expect(kept.map((r) => r.event.type)).toEqual(['approval-request', 'done', 'approval-open']);
+    expect((await call(b, `/api/approvals/${requestId}`, { decision: 'yes', turnId })).status).toBe(200);
+    const answered = await readStream(b, (r) => r.event.type === 'approval-answered');
+    expect(answered.map((r) => r.event.type)).toEqual(['done', 'approval-open', 'approval-answered']);
+    await readStream(b, () => true); // one more record pushes the decided request's out
+    expect(b.web.session.replayLength).toBe(3);
   });
 });
 

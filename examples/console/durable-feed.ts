@@ -40,6 +40,8 @@ interface Followed {
   readonly opened: Set<string>;
   readonly answered: Set<string>;
   subscription?: Subscription;
+  /** Called on the next change of the turn's row (see `untilParked`). */
+  rowChanged?: () => void;
 }
 
 const ACTIVE: readonly TurnStatus[] = ['queued', 'running', 'parked'];
@@ -88,6 +90,7 @@ export class DurableFeed {
       const followed = this.followed.get(change.turnId);
       if (followed) {
         if (change.kind === 'decision') void this.announceDecisions(followed);
+        if (change.kind === 'turn') followed.rowChanged?.();
       } else if (change.kind === 'turn' && this.see(change.turnId)) {
         void this.store.getTurn(change.turnId).then((turn) => turn && this.follow(turn), () => undefined);
       }
@@ -196,6 +199,7 @@ export class DurableFeed {
     }
     this.append(f, event);
     if (event.type !== 'done' || event.reason !== 'paused') return;
+    await this.untilParked(f, event.pending ?? []);
     for (const req of event.pending ?? []) {
       f.opened.add(req.requestId);
       this.requests.set(req.requestId, f.turnId);
@@ -203,6 +207,20 @@ export class DurableFeed {
       this.append(f, { type: 'approval-open', requestId: req.requestId, toolName: req.toolName, argumentsSummary: req.argumentsSummary, arguments: fullArgs(req) });
     }
     await this.announceDecisions(f);
+  }
+
+  /**
+   * Waits for the turn's row to hold the requests a paused `done` names: the log has that event a
+   * moment before the row is parked, and until then a decision would not find them pending.
+   */
+  private async untilParked(f: Followed, pending: readonly ApprovalRequest[]): Promise<void> {
+    for (;;) {
+      const changed = new Promise<void>((resolve) => (f.rowChanged = resolve));
+      const row = await this.store.getTurn(f.turnId).catch(() => undefined);
+      const holds = (id: string): boolean => row?.pending.some((p) => p.requestId === id) ?? false;
+      if (!row || row.status !== 'running' || pending.every((r) => holds(r.requestId)) || this.followed.get(f.turnId) !== f) return;
+      await changed;
+    }
   }
 
   /** Shows the decisions recorded (here or on any instance) for the turn's open requests. */

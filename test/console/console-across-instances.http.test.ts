@@ -75,6 +75,24 @@ describe('a console on instance B lists and decides the approvals of a turn park
   });
 });
 
+describe('a turn that parks twice opens a card each time, and the row is parked whenever a card is open', () => {
+  it('B decides the first request, A parks again on the second, B decides that one, A ends the turn', async () => {
+    const a = await instance();
+    const b = await consoleInstance({ showTurn: (t) => t.conversationId === 'twice-1' });
+    const first = await parkOn(a, 'twice please', 'twice-1');
+    const open = (n: number) => readStream(b, (_r, all) => all.filter((r) => r.event.type === 'approval-open').length === n);
+    await open(1);
+    expect((await call(b, `/api/approvals/${first.requestId}`, { decision: 'yes' })).status).toBe(200);
+    expect((await collect(a.durable.continue(first.turnId))).at(-1)).toMatchObject({ type: 'done', reason: 'paused' });
+    const second = (await open(2)).filter((r) => r.event.type === 'approval-open').at(-1)!.event as { requestId: string };
+    expect(second.requestId).not.toBe(first.requestId);
+    expect((await call(b, `/api/approvals/${second.requestId}`, { decision: 'no' })).status).toBe(200);
+    expect((await collect(a.durable.continue(first.turnId))).at(-1)).toMatchObject({ type: 'done', reason: 'final', text: 'both' });
+    const shown = await readStream(b, (r) => r.event.type === 'turn-end');
+    expect(shown.filter((r) => r.event.type === 'approval-answered').map((r) => (r.event as { answer: string }).answer)).toEqual(['yes', 'no']);
+  });
+});
+
 describe('the first decision wins on any instance: a second one is 409 with the winner’s decision', () => {
   it('B decides; the same request on A’s console is 409 with B’s decision, before and after the turn went on', async () => {
     const a = await consoleInstance({ decidedBy: 'alice' });

@@ -7,6 +7,7 @@ import { ConfigurationError, type ApprovalRequest } from '../../src/index.js';
 import type { DurableAgent, StoredTurn } from '../../src/durable/index.js';
 import { ConsoleSession, type ConsoleSessionOptions, type TurnRunner } from './console-session.js';
 import { DurableFeed } from './durable-feed.js';
+import { StoreTurns } from './store-turns.js';
 import { boundHosts, checkHost, checkOrigin, checkToken, HttpError, readJsonObject, sendJson, SECURITY_HEADERS } from './http-util.js';
 import { decodeId, parseAnswer, parseTab, parseTurnId, parseUrl } from './parse-request.js';
 import type { OperatorAnswer, WireRecord } from './wire.js';
@@ -86,12 +87,11 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
     throw new ConfigurationError('The console token must be at least 16 base64url characters.');
   }
   const session = new ConsoleSession(options);
-  const feed = options.durable
-    ? new DurableFeed(options.durable, session, {
+  const feed = options.durable ? new DurableFeed(options.durable, session, { decidedBy: options.decidedBy ?? 'web-console', showTurn: options.showTurn }) : undefined;
+  const storeTurns = options.durable
+    ? new StoreTurns(options.durable, session, {
         channel: options.channel ?? 'web-console',
         conversationId: options.conversationId ?? `web-console-${randomBytes(8).toString('hex')}`,
-        decidedBy: options.decidedBy ?? 'web-console',
-        showTurn: options.showTurn,
       })
     : undefined;
   const streams = new Set<ServerResponse>();
@@ -145,13 +145,13 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
     const body = await readJsonObject(req, BODY_LIMIT);
     if (path === '/api/turns') {
       if (typeof body.message !== 'string' || body.message.trim() === '') throw new HttpError(400, 'Send a non-empty message.');
-      const started = feed ? await feed.startTurn(body.message) : session.startTurn(body.message);
+      const started = storeTurns ? await storeTurns.start(body.message) : session.startTurn(body.message);
       if (started === 'busy') throw new HttpError(409, 'A turn is already running.');
       if (started === 'no-agent') throw new HttpError(503, 'No agent is attached to this console.');
       return sendJson(res, 202, { ok: true });
     }
     if (path === '/api/turns/cancel') {
-      if (!(feed?.cancelTurn() ?? false) && !session.cancelTurn()) throw new HttpError(409, 'No turn is running.');
+      if (!(storeTurns?.cancel() ?? false) && !session.cancelTurn()) throw new HttpError(409, 'No turn is running.');
       return sendJson(res, 202, { ok: true });
     }
     const decision = /^\/api\/approvals\/([^/]+)$/.exec(path);
@@ -199,6 +199,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
     close: () =>
       new Promise<void>((resolve) => {
         feed?.close();
+        storeTurns?.close();
         session.close();
         clearInterval(heartbeat);
         for (const res of streams) res.end();

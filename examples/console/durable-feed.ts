@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { concatMap, from, type Subscription } from 'rxjs';
 import { formatFullArgs, scrubCredentials, type ApprovalRequest, type TurnEvent } from '../../src/index.js';
 import { turnEvents, type DurableAgent, type StoredDecision, type StoredTurn, type TurnStatus } from '../../src/durable/index.js';
@@ -6,10 +5,6 @@ import type { ConsoleSession } from './console-session.js';
 import type { ConsoleEvent, OperatorAnswer } from './wire.js';
 
 export interface DurableFeedOptions {
-  /** The ingress channel of the turns the page starts. */
-  readonly channel: string;
-  /** The conversation the page's turns belong to. */
-  readonly conversationId: string;
   /** The `decidedBy` of this console's decisions in the store (and its audit log). */
   readonly decidedBy: string;
   /** Which of the agent's turns the console shows and decides (a tenant's, a team's). Default all. */
@@ -44,7 +39,7 @@ interface Followed {
   rowChanged?: () => void;
 }
 
-const ACTIVE: readonly TurnStatus[] = ['queued', 'running', 'parked'];
+export const ACTIVE: readonly TurnStatus[] = ['queued', 'running', 'parked'];
 /** How many turn ids the feed remembers having seen (so a late change never replays a turn twice). */
 const REMEMBERED = 10_000;
 
@@ -55,7 +50,7 @@ const REMEMBERED = 10_000;
  * turn of its own — so the page shows, and decides, turns that run or park in other processes.
  * A parked turn's pending requests open as approval cards without a deadline (the turn waits in
  * the store); a decision anywhere closes them. Decisions go through `durable.decide`: the first
- * one on any instance wins.
+ * one on any instance wins. (The page's own turns: `StoreTurns`.)
  */
 export class DurableFeed {
   private readonly followed = new Map<string, Followed>();
@@ -65,7 +60,6 @@ export class DurableFeed {
   /** Request id → the tab of this console whose decision is being recorded. */
   private readonly tabs = new Map<string, string>();
   private readonly inflight = new Map<string, Promise<StoreDecision>>();
-  private local: { controller: AbortController; subscription?: Subscription } | undefined;
   private stopWatch: (() => void) | undefined;
   private closed = false;
 
@@ -135,40 +129,11 @@ export class DurableFeed {
     }
   }
 
-  /** Starts a turn of the console's conversation here; busy while one of it is queued, running or parked. */
-  async startTurn(message: string): Promise<'started' | 'busy'> {
-    if (this.local) return 'busy';
-    const mine = await this.store.listTurns({ conversationId: this.options.conversationId });
-    if (this.local || mine.some((t) => ACTIVE.includes(t.status))) return 'busy';
-    const controller = new AbortController();
-    const local: NonNullable<DurableFeed['local']> = { controller };
-    this.local = local;
-    const turnId = randomUUID();
-    const finish = (err?: unknown): void => {
-      if (this.local === local) this.local = undefined;
-      if (err !== undefined) void this.reportUnrecorded(turnId, err);
-    };
-    // The page sees the turn as every instance does: from the store.
-    local.subscription = this.durable
-      .run({ message, conversationId: this.options.conversationId, signal: controller.signal, ingress: { channel: this.options.channel, turnId } })
-      .subscribe({ error: finish, complete: () => finish() });
-    return 'started';
-  }
-
-  /** Cancels the turn this console is running (a turn parked or running elsewhere is not this console's to stop). */
-  cancelTurn(): boolean {
-    if (!this.local) return false;
-    this.local.controller.abort();
-    return true;
-  }
-
   close(): void {
     this.closed = true;
     this.stopWatch?.();
     for (const f of this.followed.values()) f.subscription?.unsubscribe();
     this.followed.clear();
-    this.local?.subscription?.unsubscribe();
-    this.local = undefined;
   }
 
   /** True the first time a turn id is seen (remembers the latest `REMEMBERED`, never a followed one). */
@@ -248,7 +213,7 @@ export class DurableFeed {
     if (this.followed.get(f.turnId) !== f) return;
     this.followed.delete(f.turnId);
     for (const id of f.opened) this.release(f, id);
-    let error = err === undefined ? undefined : describe(err);
+    let error = err === undefined ? undefined : errorText(err);
     if (error === undefined) {
       const row = await this.store.getTurn(f.turnId).catch(() => undefined);
       if (row?.status === 'failed') error = row.outcome?.text ?? 'The turn failed.';
@@ -280,13 +245,6 @@ export class DurableFeed {
     }
   }
 
-  /** A turn that errored before the store had it (a store that refused it): the page hears of it once. */
-  private async reportUnrecorded(turnId: string, err: unknown): Promise<void> {
-    if (this.closed || this.seen.has(turnId) || (await this.store.getTurn(turnId).catch(() => undefined))) return;
-    const turn = this.session.nextTurn();
-    this.session.append({ type: 'turn-end', error: scrubCredentials(describe(err)) }, turn, turnId);
-  }
-
   private append(f: Followed, event: TurnEvent | ConsoleEvent): void {
     this.session.append(event, f.turn, f.turnId);
   }
@@ -294,4 +252,4 @@ export class DurableFeed {
 
 const fullArgs = (req: ApprovalRequest): string => formatFullArgs(req.arguments, { width: Infinity, indent: '' });
 
-const describe = (err: unknown): string => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+export const errorText = (err: unknown): string => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));

@@ -2,6 +2,7 @@ import type { Observable, Subscription } from 'rxjs';
 import type { ApprovalRequest, ChatMessage, TurnEvent, TurnInput } from '../../src/index.js';
 import { scrubCredentials } from '../../src/index.js';
 import { PendingApprovals } from './pending-approvals.js';
+import { scrubTextDeltas } from './scrub-text-deltas.js';
 import { toWire, type ConsoleEvent, type OperatorAnswer, type WireRecord } from './wire.js';
 
 /** Whatever runs a turn: an `Agent`, or anything with its `run`. */
@@ -120,6 +121,8 @@ export class ConsoleSession {
     };
     running.subscription = this.runner
       .run({ message, history: this.history, signal: controller.signal, ingress: { channel: this.channel } })
+      // the page joins the deltas in one bubble: a secret split between two must be scrubbed whole
+      .pipe(scrubTextDeltas())
       .subscribe({
         next: (event) => {
           if (event.type === 'done') this.history = event.history;

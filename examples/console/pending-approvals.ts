@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { formatFullArgs, type ApprovalRequest } from '../../src/index.js';
+import { formatFullArgs, shownToolName, type ApprovalRequest } from '../../src/index.js';
 import type { ConsoleEvent, OperatorAnswer, UnansweredReason } from './wire.js';
 
 export interface PendingApprovalsOptions {
@@ -87,7 +87,7 @@ export class PendingApprovals {
       const open: OpenRequest = {
         type: 'approval-open',
         requestId: id,
-        toolName: req.toolName,
+        toolName: shownToolName(req.toolName), // a name can be shaped like a token: shown scrubbed
         argumentsSummary: req.argumentsSummary,
         arguments: formatFullArgs(req.arguments, { width: Infinity, indent: '' }),
         deadline: Date.now() + this.options.timeoutMs,

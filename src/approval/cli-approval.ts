@@ -2,9 +2,9 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { isatty, ReadStream } from 'node:tty';
 import { Observable } from 'rxjs';
 import type { ApprovalAnswer, ApprovalFrontDoor, ApprovalRequest } from './approval-port.js';
-import { escapeUnsafe } from './escape-unsafe.js';
 import { formatFullArgs } from './format-full-args.js';
 import { readLine } from './read-line.js';
+import { shownToolName } from './shown-tool-name.js';
 
 /** Where `cliApproval` asks. Both default to the terminal (`/dev/tty`), else stdin and stderr. */
 export interface CliApprovalOptions {
@@ -84,7 +84,7 @@ export function parseCliAnswer(line: string | null): 'yes' | 'no' | 'always' {
  * ```
  */
 export function promptText(request: ApprovalRequest, width?: number): string {
-  const name = escapeUnsafe(request.toolName);
+  const name = shownToolName(request.toolName);
   const full = formatFullArgs(request.arguments, { width });
   const args = request.argumentsSummary ? ` (${request.argumentsSummary})` : '';
   return `\n${name} will receive:\n${full}\nApprove tool call ${name}${args}?\n[y]es / [n]o / [a]lways: `;

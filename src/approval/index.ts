@@ -25,6 +25,7 @@ export { summarizeArgs } from './summarize-args.js';
 export { sanitizeReplacement, MAX_REPLACEMENT_BYTES } from './sanitize-replacement.js';
 export { DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from './approval-texts.js';
 export { formatFullArgs, FULL_ARGS_WIDTH } from './format-full-args.js';
+export { shownToolName } from './shown-tool-name.js';
 export type { FullArgsOptions } from './format-full-args.js';
 export { pauseForApproval, PAUSE_TURN } from './pause-for-approval.js';
 export type { DecideOptions, ConversationScope } from './approval-port.js';

@@ -62,12 +62,13 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
             queued.push({ ...shown, ...(pending ? { pending } : {}) } as TurnEvent);
             void flush();
             void then(async () => {
+              // the history first: whoever sees the turn done finds the conversation's history saved
+              if (event.reason !== 'paused' && conversationId !== null) await store.saveHistory(conversationId, event.history);
               const ok =
                 event.reason === 'paused'
                   ? await store.updateTurn(turnId, attempt, { status: 'parked', snapshot: snapshot ?? null, pending: pending ?? [] })
                   : await store.updateTurn(turnId, attempt, { status: 'done', snapshot: null, pending: [], outcome: { reason: event.reason, text: event.text } });
               if (!ok) throw new TurnTakenOverError(turnId);
-              if (event.reason !== 'paused' && conversationId !== null) await store.saveHistory(conversationId, event.history);
             }).then(() => {
               if (!failed) subscriber.next(event);
             });

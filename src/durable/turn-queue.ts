@@ -9,8 +9,9 @@ export interface TurnQueueOptions {
   readonly name?: string;
   /**
    * How long a job may run before pg-boss counts its worker dead and retries it elsewhere (the
-   * retry takes the turn over from its journal). Longer than the longest stretch between a
-   * turn's checkpoints (a tool call, a model request). Default 900.
+   * retry takes the turn over from its journal). pg-boss 10 has no heartbeat: this must exceed
+   * the longest whole job — from its claim to the turn's park or end — or a live worker's turn
+   * is taken over (fenced: its writes are refused, but its running tool is not stopped). Default 900.
    */
   readonly expireInSeconds?: number;
   /** How often a job is retried (a crashed worker's, an expired one). Default 5. */

@@ -12,6 +12,7 @@ import type { PrepContext } from '../runtime/resolved-execution.js';
  * ```
  */
 export function preparedSlotState(call: PreparedCall, slot: number, ctx: PrepContext): SlotState {
+  if (call.filled?.recorded) return { state: 'done', result: call.filled.recorded }; // kept from before a crash
   if (call.filled) {
     const { outcome, output, success } = call.filled;
     return { state: 'filled', name: call.name, args: call.args, outcome, output, success };

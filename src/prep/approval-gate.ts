@@ -6,6 +6,7 @@ import type { TurnEvent } from '../core/events.js';
 import { DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from '../approval/approval-texts.js';
 import type { ApprovalAnswer, ApprovalDecision, ApprovalPort } from '../approval/approval-port.js';
 import { summarizeArgs } from '../approval/summarize-args.js';
+import { scrubCredentials } from '../results/scrub.js';
 import { texts, type PreparedCall } from '../core/calls.js';
 import type { PrepContext, PrepStep } from '../runtime/resolved-execution.js';
 import { APPROVED } from './with-approved-marker.js';
@@ -50,7 +51,8 @@ function prompt(approval: ApprovalPort, call: PreparedCall, ctx: PrepContext): O
     const requestId = resolved.ids();
     const argumentsSummary = summarizeArgs(call.args, call.tool!.approvalMarker ? APPROVED : undefined);
     const request: ApprovalRequest = { requestId, toolName, arguments: call.args, argumentsSummary, channel: turn.ingress.channel, ...turnScope(ctx) };
-    const asked: TurnEvent = { type: 'approval-request', requestId, toolName, argumentsSummary };
+    // events are rendered (a card, a log): the name scrubbed as on tool-call; the request keeps it real
+    const asked: TurnEvent = { type: 'approval-request', requestId, toolName: scrubCredentials(toolName), argumentsSummary };
     // the request event, then the decision event and the settled call (or the call, parked)
     return concat(of(asked), decided(approval, call, request, ctx));
   });
@@ -102,7 +104,7 @@ function decided(
       const event: TurnEvent = {
         type: 'approval-decision',
         requestId,
-        toolName,
+        toolName: scrubCredentials(toolName),
         decision: decision.decision,
         decidedBy: decision.decidedBy,
         byOperator: decision.byOperator,

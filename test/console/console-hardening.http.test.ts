@@ -102,14 +102,15 @@ describe('event streams per session are capped: past maxStreams a new one is 429
 
 /**
  * A runner whose turn emits `count` text deltas; with `ask`, it first opens an approval request
- * and, once that is answered, emits `count` more and ends.
+ * and, once that is answered, emits `count` more and ends. Each delta ends a word, so the
+ * console's stream scrubber sends it on at once (one record per delta).
  */
 function chattyRunner(session: () => ConsoleSession, count: number, ask = false) {
   return {
     run: () =>
       new Observable<TurnEvent>((subscriber) => {
         const chatter = (from: number): void => {
-          for (let i = from; i < from + count; i++) subscriber.next({ type: 'text-delta', iteration: 0, text: `t${i}` });
+          for (let i = from; i < from + count; i++) subscriber.next({ type: 'text-delta', iteration: 0, text: `t${i} ` });
         };
         let sub: Subscription | undefined;
         if (ask) {

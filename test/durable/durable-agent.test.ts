@@ -10,16 +10,16 @@ const collect = (events$: import('rxjs').Observable<TurnEvent>) => lastValueFrom
 const doneOf = (events: TurnEvent[]) => events[events.length - 1] as Done;
 
 /** The same turn answered at once, in one process, without a store: what every durable run must reach. */
-async function oneProcess(message: string, answers: ('yes' | 'no' | 'always')[]): Promise<Done> {
-  const agent = worldAgent({}, { name: 'test', ask: () => answers.shift() ?? 'no' });
+async function oneProcess(message: string, answers: string[]): Promise<Done> {
+  const agent = worldAgent({}, { name: 'test', ask: () => (answers.shift() ?? 'no') as 'yes' | 'no' });
   return doneOf(await collect(agent.run({ message, conversationId: 'ref' })));
 }
 
 let db: TestDatabase;
 beforeAll(async () => {
   db = await openTestDatabase();
-});
-afterAll(async () => db?.close());
+}, 120_000);
+afterAll(async () => db?.close(), 60_000);
 
 /** Each backend, and whether a second `open()` is another instance on the same data (else: the same store watches itself). */
 const backends: [string, () => Promise<TurnStore>, boolean][] = [

@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lastValueFrom, toArray } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TurnEvent, TurnEventOf } from '../../src/index.js';
+import { DurableStoreError, durableAgent, migrate, MIGRATIONS, openSqlTurnStore, pgliteTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
+import { openTestDatabase, type TestDatabase } from './test-database.js';
+import { worldAgent } from './world.js';
+
+type Done = TurnEventOf<'done'>;
+const collect = (events$: import('rxjs').Observable<TurnEvent>) => lastValueFrom(events$.pipe(toArray()));
+const input = (turnId: string) => ({ message: 'hi', ingress: { channel: 'cli', turnId } });
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await openTestDatabase();
+}, 120_000);
+afterAll(async () => db?.close(), 60_000);
+
+describe('the SQL turn store on the test database', () => {
+  it('the first decision wins atomically across instances; every loser sees the winner', async () => {
+    const instances: TurnStore[] = await Promise.all([1, 2, 3].map(() => openSqlTurnStore(poolDriver(db.pool(4), db.driverOptions))));
+    try {
+      await instances[0].createTurn({ turnId: 'race', agent: 'a', input: input('race'), status: 'running' });
+      const answers = ['yes', 'no', 'always'] as const;
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => instances[i % 3].decide({ turnId: 'race', requestId: 'r1', decision: answers[i % 3], decidedBy: `operator ${i}` })),
+      );
+      const winners = results.filter((r) => r.accepted);
+      expect(winners).toHaveLength(1);
+      const winner = winners[0].accepted ? winners[0].decision : undefined;
+      for (const r of results) if (!r.accepted) expect(r.winner).toEqual(winner);
+      expect(await instances[2].decisions('race')).toEqual([winner]);
+    } finally {
+      await Promise.all(instances.map((s) => s.close()));
+    }
+  });
+
+  it('claims are atomic: of many instances claiming one turn, one gets it', async () => {
+    const instances: TurnStore[] = await Promise.all([1, 2].map(() => openSqlTurnStore(poolDriver(db.pool(4), db.driverOptions))));
+    try {
+      await instances[0].createTurn({ turnId: 'claim', agent: 'a', input: input('claim'), status: 'queued' });
+      const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => instances[i % 2].claimTurn('claim', `w${i}`, ['queued'])));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      await expect(instances[1].createTurn({ turnId: 'claim', agent: 'a', input: input('claim'), status: 'queued' })).rejects.toBeInstanceOf(DurableStoreError);
+    } finally {
+      await Promise.all(instances.map((s) => s.close()));
+    }
+  });
+
+  it('migrates once, records its version, and fails closed on a schema from a newer release', async () => {
+    const driver = poolDriver(db.pool(2), db.driverOptions);
+    const store = await openSqlTurnStore(driver);
+    expect(await migrate(driver)).toBe(0);
+    const rows = await driver.query<{ version: number }>('SELECT version FROM rtl_migration ORDER BY version');
+    expect(rows.map((r) => Number(r.version))).toEqual(MIGRATIONS.map((m) => m.version));
+    await driver.query('INSERT INTO rtl_migration (version, applied_at) VALUES (999, 0)');
+    try {
+      await expect(openSqlTurnStore(driver)).rejects.toThrow(/version 999/);
+    } finally {
+      await driver.query('DELETE FROM rtl_migration WHERE version = 999');
+      await store.close();
+    }
+  });
+
+  it('a snapshot reads back byte for byte (json, not jsonb)', async () => {
+    const store = await openSqlTurnStore(poolDriver(db.pool(2), db.driverOptions));
+    try {
+      const durable = durableAgent(worldAgent(), { store });
+      const done = (await collect(durable.run({ message: 'note bytes', conversationId: 'bytes' }))).pop() as Done;
+      const stored = await store.getTurn(done.snapshot!.turnId);
+      expect(JSON.stringify(stored!.snapshot)).toBe(JSON.stringify(done.snapshot));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('pgliteTurnStore({ dataDir })', () => {
+  it('survives a restart: a turn parked before the store closed resumes after it reopens', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rtl-pglite-'));
+    try {
+      const before = await pgliteTurnStore({ dataDir });
+      const parked = (await collect(durableAgent(worldAgent(), { store: before }).run({ message: 'note restart', conversationId: 'restart' }))).pop() as Done;
+      expect(parked.reason).toBe('paused');
+      await before.close();
+      const after = await pgliteTurnStore({ dataDir });
+      try {
+        const durable = durableAgent(worldAgent(), { store: after });
+        const turnId = parked.snapshot!.turnId;
+        expect((await after.getTurn(turnId))?.status).toBe('parked');
+        await durable.decide(turnId, parked.pending![0].requestId, 'yes', 'alice');
+        const done = (await collect(durable.continue(turnId))).pop() as Done;
+        expect(done).toMatchObject({ reason: 'final', text: 'noted' });
+        expect(await after.history('restart')).toEqual(done.history);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

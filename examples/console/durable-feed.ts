@@ -1,7 +1,8 @@
-import { concatMap, from, type Subscription } from 'rxjs';
-import { formatFullArgs, scrubCredentials, type ApprovalRequest, type TurnEvent } from '../../src/index.js';
+import { concatMap, from, map, type Subscription } from 'rxjs';
+import { formatFullArgs, scrubCredentials, shownToolName, type ApprovalRequest, type TurnEvent } from '../../src/index.js';
 import { turnEvents, type DurableAgent, type StoredDecision, type StoredTurn, type TurnStatus } from '../../src/durable/index.js';
 import type { ConsoleSession } from './console-session.js';
+import { scrubTextDeltas } from './scrub-text-deltas.js';
 import type { ConsoleEvent, OperatorAnswer } from './wire.js';
 
 export interface DurableFeedOptions {
@@ -102,7 +103,7 @@ export class DurableFeed {
       const decided = new Set((await this.store.decisions(turn.turnId)).map((d) => d.requestId));
       for (const req of turn.pending) {
         if (decided.has(req.requestId)) continue;
-        list.push({ turnId: turn.turnId, conversationId: turn.conversationId, requestId: req.requestId, toolName: req.toolName, argumentsSummary: req.argumentsSummary, arguments: fullArgs(req) });
+        list.push({ turnId: turn.turnId, conversationId: turn.conversationId, requestId: req.requestId, toolName: shownToolName(req.toolName), argumentsSummary: req.argumentsSummary, arguments: fullArgs(req) });
       }
     }
     return list;
@@ -153,7 +154,11 @@ export class DurableFeed {
     this.followed.set(turn.turnId, f);
     this.append(f, { type: 'turn-start', message: turn.input.message });
     f.subscription = turnEvents(this.store, turn.turnId)
-      .pipe(concatMap(({ event }) => from(this.show(f, event))))
+      .pipe(
+        map(({ event }) => event),
+        scrubTextDeltas(), // as for the console's own turns: a secret split between deltas is scrubbed whole
+        concatMap((event) => from(this.show(f, event))),
+      )
       .subscribe({ complete: () => void this.end(f), error: (err: unknown) => void this.end(f, err) });
   }
 
@@ -169,7 +174,7 @@ export class DurableFeed {
       f.opened.add(req.requestId);
       this.requests.set(req.requestId, f.turnId);
       this.session.pin(req.requestId);
-      this.append(f, { type: 'approval-open', requestId: req.requestId, toolName: req.toolName, argumentsSummary: req.argumentsSummary, arguments: fullArgs(req) });
+      this.append(f, { type: 'approval-open', requestId: req.requestId, toolName: shownToolName(req.toolName), argumentsSummary: req.argumentsSummary, arguments: fullArgs(req) });
     }
     await this.announceDecisions(f);
   }

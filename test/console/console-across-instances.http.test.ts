@@ -1,5 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TurnEventOf } from '../../src/index.js';
+import { createAgent, scrubCredentials, type TurnEventOf } from '../../src/index.js';
+import { scriptedModel } from '../../src/testing/index.js';
+import { leakedWindows } from '../fixtures/secrets-corpus.js';
+import { splitSecrets, streamedText } from './split-secrets.js';
 import type { WireRecord } from '../../examples/console/wire.js';
 import { openTestDatabase, type TestDatabase } from '../durable/test-database.js';
 import { call, collect, ofTurn, openConsoleInstance, openInstance, parkInChild, readStream, type ConsoleInstance, type Instance } from './durable-consoles.js';
@@ -154,6 +157,24 @@ describe('the replay log stays bounded with store turns in it', () => {
     await collect(a.durable.continue(turnId));
     await readStream(b, (r) => r.event.type === 'turn-end');
     expect(log()).toEqual(['text-delta', 'done', 'turn-end']); // decided: its open record left the log too
+  });
+});
+
+describe('B’s page is a rendering surface like A’s: the store’s events are scrubbed as the console’s own', () => {
+  it('a secret the model streamed on A in two deltas reaches B’s stream only scrubbed, the text read as one', async () => {
+    const pieces = splitSecrets().flatMap((s) => s.deltas);
+    const world = createAgent({ name: 'world', provider: scriptedModel([streamedText(pieces)]), model: 'm', tools: [] });
+    const a = await openInstance(db, world);
+    cleanups.push(() => a.close());
+    const b = await consoleInstance({ showTurn: (t) => t.conversationId === 'secret-1' });
+    const done = (await collect(a.durable.run({ message: 'show me', conversationId: 'secret-1' }))).at(-1) as Done;
+    const [turn] = await a.store.listTurns({ conversationId: 'secret-1' });
+    const records = ofTurn(await readStream(b, (r) => r.turnId === turn.turnId && r.event.type === 'turn-end'), turn.turnId);
+    const sent = JSON.stringify(records);
+    for (const { sample } of splitSecrets()) expect(leakedWindows(sent, sample.secret)).toEqual([]);
+    const text = records.flatMap((r) => (r.event.type === 'text-delta' ? [r.event.text] : [])).join('');
+    expect(text).toBe(scrubCredentials(pieces.join('')));
+    expect(text).toBe(done.text);
   });
 });
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { lastValueFrom, toArray } from 'rxjs';
 import { durableAgent, openSqlTurnStore, poolDriver, type DurableAgent, type TurnStore } from '../../src/durable/index.js';
-import type { TurnEvent } from '../../src/index.js';
+import type { Agent, TurnEvent } from '../../src/index.js';
 import { createApprovalConsole, type ApprovalConsole, type ApprovalConsoleOptions } from '../../examples/console/approval-console.js';
 import type { WireRecord } from '../../examples/console/wire.js';
 import type { TestDatabase } from '../durable/test-database.js';
@@ -24,9 +24,10 @@ export interface ConsoleInstance extends Instance {
   readonly base: string;
 }
 
-export async function openInstance(db: TestDatabase): Promise<Instance> {
+/** `agent`: default the durable suites' world agent (a console shows the turns of its agent's name: 'world'). */
+export async function openInstance(db: TestDatabase, agent: Agent = worldAgent()): Promise<Instance> {
   const store = await openSqlTurnStore(poolDriver(db.pool(4), db.driverOptions), { pollMs: 20 });
-  return { store, durable: durableAgent(worldAgent(), { store }), close: () => store.close() };
+  return { store, durable: durableAgent(agent, { store }), close: () => store.close() };
 }
 
 /** An instance with a console whose `durable` is the instance's agent, listening on a free loopback port. */

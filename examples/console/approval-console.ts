@@ -4,8 +4,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Observable } from 'rxjs';
 import { ConfigurationError, type ApprovalRequest } from '../../src/index.js';
+import type { DurableAgent, StoredTurn } from '../../src/durable/index.js';
 import { ConsoleSession, type ConsoleSessionOptions, type TurnRunner } from './console-session.js';
+import { DurableFeed } from './durable-feed.js';
+import { StoreTurns } from './store-turns.js';
 import { boundHosts, checkHost, checkOrigin, checkToken, HttpError, readJsonObject, sendJson, SECURITY_HEADERS } from './http-util.js';
+import { decodeId, parseAnswer, parseTab, parseTurnId, parseUrl } from './parse-request.js';
 import type { OperatorAnswer, WireRecord } from './wire.js';
 
 export interface ApprovalConsoleOptions extends ConsoleSessionOptions {
@@ -23,6 +27,20 @@ export interface ApprovalConsoleOptions extends ConsoleSessionOptions {
   readonly allowedHosts?: readonly string[];
   /** How many event streams may be open at once; more are refused with 429. Default 8. */
   readonly maxStreams?: number;
+  /**
+   * A durable agent whose store this console shows: the turns of its agent that are queued,
+   * running or parked on any instance (their events replayed, then followed), their pending
+   * approvals decided through `durable.decide` (the first decision on any instance wins), and
+   * the page's own turns run with `durable.run`. Without it the console runs and decides the
+   * turns of `serve(runner)` in this process.
+   */
+  readonly durable?: DurableAgent;
+  /** With `durable`: the conversation of the page's turns. Default a new id per console. */
+  readonly conversationId?: string;
+  /** With `durable`: who this console's decisions are by, in the store and its audit log. Default 'web-console'. */
+  readonly decidedBy?: string;
+  /** With `durable`: which of the agent's turns this console shows and decides (a tenant's, a team's). Default all. */
+  readonly showTurn?: (turn: StoredTurn) => boolean;
 }
 
 export interface ApprovalConsole {
@@ -69,6 +87,13 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
     throw new ConfigurationError('The console token must be at least 16 base64url characters.');
   }
   const session = new ConsoleSession(options);
+  const feed = options.durable ? new DurableFeed(options.durable, session, { decidedBy: options.decidedBy ?? 'web-console', showTurn: options.showTurn }) : undefined;
+  const storeTurns = options.durable
+    ? new StoreTurns(options.durable, session, {
+        channel: options.channel ?? 'web-console',
+        conversationId: options.conversationId ?? `web-console-${randomBytes(8).toString('hex')}`,
+      })
+    : undefined;
   const streams = new Set<ServerResponse>();
   const maxStreams = options.maxStreams ?? MAX_STREAMS;
   let hosts: ReadonlySet<string> = new Set();
@@ -104,6 +129,9 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
         return;
       }
       if (path === '/events' && req.method === 'GET') return stream(req, res, url);
+      if (path === '/api/approvals' && req.method === 'GET') {
+        return sendJson(res, 200, { approvals: [...session.approvals.list(), ...((await feed?.listPending()) ?? [])] });
+      }
       const asset = STATIC[path];
       if (asset) {
         res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.type });
@@ -117,22 +145,26 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
     const body = await readJsonObject(req, BODY_LIMIT);
     if (path === '/api/turns') {
       if (typeof body.message !== 'string' || body.message.trim() === '') throw new HttpError(400, 'Send a non-empty message.');
-      const started = session.startTurn(body.message);
+      const started = storeTurns ? await storeTurns.start(body.message) : session.startTurn(body.message);
       if (started === 'busy') throw new HttpError(409, 'A turn is already running.');
       if (started === 'no-agent') throw new HttpError(503, 'No agent is attached to this console.');
       return sendJson(res, 202, { ok: true });
     }
     if (path === '/api/turns/cancel') {
-      if (!session.cancelTurn()) throw new HttpError(409, 'No turn is running.');
+      if (!(storeTurns?.cancel() ?? false) && !session.cancelTurn()) throw new HttpError(409, 'No turn is running.');
       return sendJson(res, 202, { ok: true });
     }
     const decision = /^\/api\/approvals\/([^/]+)$/.exec(path);
     if (decision) {
       const requestId = decodeId(decision[1]);
-      const result = session.approvals.decide(requestId, parseAnswer(body), parseTab(body));
-      if (result === 'unknown') throw new HttpError(404, 'No approval request with this id is pending in this turn.');
-      if (result === 'already-decided') throw new HttpError(409, 'This request was already decided.');
-      return sendJson(res, 200, { ok: true });
+      const [answer, tab, turnId] = [parseAnswer(body), parseTab(body), parseTurnId(body)];
+      const result = turnId === undefined ? session.approvals.decide(requestId, answer, tab) : 'unknown';
+      if (result === 'accepted') return sendJson(res, 200, { ok: true });
+      if (result === 'already-decided') return alreadyDecided(res, session.approvals.answerOf(requestId) ?? undefined);
+      const stored = feed ? await feed.decide(requestId, answer, tab, turnId) : undefined;
+      if (stored?.status === 'accepted') return sendJson(res, 200, { ok: true });
+      if (stored?.status === 'taken') return alreadyDecided(res, stored.winner.decision, stored.winner.decidedBy);
+      throw new HttpError(404, 'No approval request with this id is pending in this turn.');
     }
     throw new HttpError(404, 'Not found.');
   };
@@ -151,8 +183,9 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
     request: session.request,
     session,
     serve: (runner) => session.serve(runner),
-    listen: () =>
-      new Promise<string>((resolve, reject) => {
+    listen: async () => {
+      await feed?.start();
+      return new Promise<string>((resolve, reject) => {
         server.once('error', reject);
         server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
           server.off('error', reject);
@@ -161,9 +194,12 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
           const host = address.includes(':') ? `[${address}]` : address;
           resolve(`http://${host}:${port}/?token=${token}`);
         });
-      }),
+      });
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        feed?.close();
+        storeTurns?.close();
         session.close();
         clearInterval(heartbeat);
         for (const res of streams) res.end();
@@ -173,37 +209,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
   };
 }
 
-/** The operator's answer in a decision body: yes, no, always, or replace with `replaceWith`. */
-function parseAnswer(body: Record<string, unknown>): OperatorAnswer {
-  const { decision, replaceWith } = body;
-  if (decision === 'yes' || decision === 'no' || decision === 'always') return decision;
-  if (decision === 'replace') {
-    if (typeof replaceWith !== 'string') throw new HttpError(400, "A 'replace' decision needs the replacement text in 'replaceWith'.");
-    return { replaceWith };
-  }
-  throw new HttpError(400, "'decision' must be one of yes, no, always, replace.");
-}
-
-/** The deciding tab's id (any short printable text), so the other tabs can say who decided. */
-function parseTab(body: Record<string, unknown>): string {
-  const tab = body.tab;
-  return typeof tab === 'string' && /^[\w-]{1,64}$/.test(tab) ? tab : 'api';
-}
-
-/** The request's URL (its path and query); one that does not parse is a 400. */
-function parseUrl(target: string | undefined): URL {
-  try {
-    return new URL(target ?? '/', 'http://console.invalid');
-  } catch {
-    throw new HttpError(400, 'The request URL is malformed.');
-  }
-}
-
-/** A `%`-escaped path segment as text; a malformed escape (`%zz`, a cut UTF-8 sequence) is a 400. */
-function decodeId(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new HttpError(400, 'The request id has a malformed % escape.');
-  }
+/** A 409 for a second decision, with the one that won (when an operator's). */
+function alreadyDecided(res: ServerResponse, decision?: OperatorAnswer, decidedBy?: string): void {
+  sendJson(res, 409, { error: 'This request was already decided.', ...(decision === undefined ? {} : { decision }), ...(decidedBy === undefined ? {} : { decidedBy }) });
 }

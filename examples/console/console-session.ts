@@ -40,6 +40,8 @@ export class ConsoleSession {
   private readonly observers = new Set<(record: WireRecord) => void>();
   private readonly channel: string;
   private readonly maxRecords: number;
+  /** Requests of turns followed elsewhere (a store) still waiting: their opening records stay in the log. */
+  private readonly pinned = new Set<string>();
   private seq = 0;
   private turn = 0;
   private running: { controller: AbortController; subscription?: Subscription } | undefined;
@@ -147,11 +149,35 @@ export class ConsoleSession {
     this.approvals.settleAll('cancelled');
     this.watchers.clear();
     this.observers.clear();
+    this.pinned.clear();
   }
 
-  private publish(event: TurnEvent | ConsoleEvent): void {
+  /** A new console turn's number, for a turn that runs elsewhere (a store's). */
+  nextTurn(): number {
+    this.turn += 1;
+    return this.turn;
+  }
+
+  /**
+   * Logs and sends a record of a turn the console follows elsewhere (`turn` from `nextTurn`,
+   * `turnId` the store's). `pin` keeps the record in the log until `unpin` (an open request).
+   */
+  append(event: TurnEvent | ConsoleEvent, turn: number, turnId: string): void {
+    this.publish(event, turn, turnId);
+  }
+
+  /** Keeps the `approval-open` record of `requestId` in the replay log while it waits (see `append`). */
+  pin(requestId: string): void {
+    this.pinned.add(requestId);
+  }
+
+  unpin(requestId: string): void {
+    this.pinned.delete(requestId);
+  }
+
+  private publish(event: TurnEvent | ConsoleEvent, turn = this.turn, turnId?: string): void {
     this.seq += 1;
-    const record: WireRecord = { seq: this.seq, turn: this.turn, event: toWire(event) };
+    const record: WireRecord = { seq: this.seq, turn, ...(turnId === undefined ? {} : { turnId }), event: toWire(event) };
     this.log.push(record);
     this.trim();
     for (const send of [...this.watchers, ...this.observers]) send(record);
@@ -161,7 +187,7 @@ export class ConsoleSession {
   private trim(): void {
     let excess = this.log.length - this.maxRecords;
     if (excess <= 0) return;
-    const pending = new Set(this.approvals.ids);
+    const pending = new Set([...this.approvals.ids, ...this.pinned]);
     const isOpen = (r: WireRecord): boolean => r.event.type === 'approval-open' && pending.has(r.event.requestId);
     for (let i = 0; i < this.log.length && excess > 0; ) {
       if (isOpen(this.log[i])) {

@@ -1,4 +1,4 @@
-import type { Agent, BackchannelRequest, ModelProvider, Tool } from '../../src/index.js';
+import type { Agent, ApprovalFrontDoor, BackchannelRequest, ModelProvider, Tool } from '../../src/index.js';
 import { ApprovalManager, backchannelApproval, createAgent, createReceiptGenerator } from '../../src/index.js';
 import { scriptedModel } from '../../src/testing/index.js';
 import { calculator } from '../tools/calculator.js';
@@ -19,6 +19,8 @@ export interface ConsoleDemoOptions {
   readonly model?: string;
   /** More tools next to the four of the demo (each needs approval unless its risk is `'read'`). */
   readonly extraTools?: readonly Tool[];
+  /** Where approval prompts go instead of the console's `request` (`pauseForApproval()` for a durable console). */
+  readonly frontDoor?: ApprovalFrontDoor;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface ConsoleDemoOptions {
 export function createConsoleDemoAgent(options: ConsoleDemoOptions): Agent {
   const approval = new ApprovalManager(
     { level: 'supervised' },
-    backchannelApproval(options.request, { name: 'web-console' }),
+    options.frontDoor ?? backchannelApproval(options.request, { name: 'web-console' }),
   );
   return createAgent({
     name: 'console-demo',

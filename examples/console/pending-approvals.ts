@@ -12,6 +12,9 @@ export interface PendingApprovalsOptions {
   readonly publish: (event: ConsoleEvent) => void;
 }
 
+/** An `approval-open` record's event. */
+export type OpenRequest = Extract<ConsoleEvent, { type: 'approval-open' }>;
+
 /** Why an operator's decision was refused. */
 export type DecideResult = 'accepted' | 'unknown' | 'already-decided';
 
@@ -23,7 +26,9 @@ export type DecideResult = 'accepted' | 'unknown' | 'already-decided';
  */
 export class PendingApprovals {
   private readonly pending = new Map<string, (answer: OperatorAnswer | null, reason: UnansweredReason) => void>();
-  private readonly settled = new Set<string>();
+  private readonly opened = new Map<string, OpenRequest>();
+  /** The decided ids of the turn, with the operator's answer (null: unanswered). */
+  private readonly settled = new Map<string, OperatorAnswer | null>();
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly options: PendingApprovalsOptions) {}
@@ -31,6 +36,16 @@ export class PendingApprovals {
   /** Ids still waiting for a decision. */
   get ids(): string[] {
     return [...this.pending.keys()];
+  }
+
+  /** The requests still waiting for a decision, as their `approval-open` records said. */
+  list(): OpenRequest[] {
+    return [...this.opened.values()];
+  }
+
+  /** The operator's answer that settled `requestId` in this turn (null: none, it went unanswered). */
+  answerOf(requestId: string): OperatorAnswer | null | undefined {
+    return this.settled.get(requestId);
   }
 
   /**
@@ -56,9 +71,10 @@ export class PendingApprovals {
       }
       const settle = (answer: OperatorAnswer | null, reason: UnansweredReason): void => {
         if (!this.pending.delete(id)) return;
+        this.opened.delete(id);
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        this.settled.add(id);
+        this.settled.set(id, answer);
         if (answer === null) this.options.publish({ type: 'approval-unanswered', requestId: id, reason });
         this.updateGrace();
         subscriber.next(answer);
@@ -68,14 +84,16 @@ export class PendingApprovals {
       const timer = setTimeout(() => settle(null, 'timeout'), this.options.timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, settle);
-      this.options.publish({
+      const open: OpenRequest = {
         type: 'approval-open',
         requestId: id,
         toolName: shownToolName(req.toolName), // a name can be shaped like a token: shown scrubbed
         argumentsSummary: req.argumentsSummary,
         arguments: formatFullArgs(req.arguments, { width: Infinity, indent: '' }),
         deadline: Date.now() + this.options.timeoutMs,
-      });
+      };
+      this.opened.set(id, open);
+      this.options.publish(open);
       this.updateGrace();
       return () => settle(null, 'cancelled');
     });

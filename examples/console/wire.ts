@@ -17,23 +17,28 @@ export type ConsoleEvent =
       readonly argumentsSummary: string;
       /** Every argument the tool will receive, as `formatFullArgs` lays them out (escaped, whole). */
       readonly arguments: string;
-      /** When the request times out, as epoch milliseconds. */
-      readonly deadline: number;
+      /** When the request times out, as epoch milliseconds (none for a parked turn's: it waits in the store). */
+      readonly deadline?: number;
     }
   | {
       readonly type: 'approval-answered';
       readonly requestId: string;
       readonly answer: 'yes' | 'no' | 'always' | 'replace';
       readonly replaceWith?: string;
-      /** The tab that decided (the page's random tab id), so the other tabs can say so. */
+      /** The tab that decided (the page's random tab id), so the other tabs can say so; '' when it was not this console. */
       readonly tab: string;
+      /** Who decided a parked turn's request (the store's `decidedBy`), on whichever instance. */
+      readonly decidedBy?: string;
     }
   | { readonly type: 'approval-unanswered'; readonly requestId: string; readonly reason: UnansweredReason };
 
-/** A turn event as sent to the page: `done` without its history, `tool-call` arguments as JSON text. */
+/**
+ * A turn event as sent to the page: `done` without its history, snapshot and pending requests
+ * (those come as `approval-open`), `tool-call` arguments as JSON text.
+ */
 export type WireEvent =
   | Exclude<TurnEvent, { type: 'done' | 'tool-call' }>
-  | (Omit<Extract<TurnEvent, { type: 'done' }>, 'history'> & { readonly historyLength: number })
+  | (Omit<Extract<TurnEvent, { type: 'done' }>, 'history' | 'snapshot' | 'pending'> & { readonly historyLength: number })
   | (Omit<Extract<TurnEvent, { type: 'tool-call' }>, 'args'> & { readonly args: string })
   | ConsoleEvent;
 
@@ -42,6 +47,8 @@ export interface WireRecord {
   readonly seq: number;
   /** The console turn it belongs to (1-based). */
   readonly turn: number;
+  /** The store's id of the turn, for a turn the console follows in a `TurnStore` (decisions name it). */
+  readonly turnId?: string;
   readonly event: WireEvent;
 }
 
@@ -57,8 +64,9 @@ export interface WireRecord {
  */
 export function toWire(event: TurnEvent | ConsoleEvent): WireEvent {
   if (event.type === 'done') {
-    const { history, ...rest } = event;
-    return { ...rest, historyLength: history.length };
+    // a done event read back from a store has no history (persistTurn keeps it elsewhere)
+    const { history, snapshot: _snapshot, pending: _pending, ...rest } = event;
+    return { ...rest, historyLength: history?.length ?? 0 };
   }
   if (event.type === 'tool-call') {
     return { ...event, args: JSON.stringify(event.args) ?? 'null' };

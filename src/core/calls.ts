@@ -1,6 +1,5 @@
-import type { SlotResultData } from './turn-snapshot.js';
 import type { ApprovalRequest } from './approval-request.js';
-import type { SlotOutcome } from './outcome.js';
+import type { SlotOutcome, SlotResultData } from './outcome.js';
 import { TOOL_SEARCH, type Tool } from './tool.js';
 
 /** A tool call as parsed from a provider response, with its slot in the batch. */

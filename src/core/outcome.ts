@@ -10,3 +10,16 @@ export type SlotOutcome =
   | 'unknown'
   | 'excluded'
   | 'invalid-arguments';
+
+/** A finished slot as data. */
+export interface SlotResultData {
+  readonly slot: number;
+  readonly id: string;
+  readonly name: string;
+  readonly outcome: SlotOutcome;
+  readonly success: boolean;
+  readonly content: string;
+  readonly output: string;
+  readonly durationMs: number;
+  readonly receipt?: string;
+}

@@ -1,6 +1,6 @@
 import type { ParsedCall } from './calls.js';
 import type { ApprovalRequest } from './approval-request.js';
-import type { SlotOutcome } from './outcome.js';
+import type { SlotOutcome, SlotResultData } from './outcome.js';
 import type { Ingress } from './ingress.js';
 import type { ChatMessage } from './messages.js';
 
@@ -132,15 +132,5 @@ export type SlotState =
     }
   | { readonly state: 'done'; readonly result: SlotResultData };
 
-/** A finished slot as data. */
-export interface SlotResultData {
-  readonly slot: number;
-  readonly id: string;
-  readonly name: string;
-  readonly outcome: SlotOutcome;
-  readonly success: boolean;
-  readonly content: string;
-  readonly output: string;
-  readonly durationMs: number;
-  readonly receipt?: string;
-}
+/** A finished slot as data (defined with the outcomes; kept here for the snapshot's readers). */
+export type { SlotResultData } from './outcome.js';

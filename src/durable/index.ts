@@ -13,5 +13,6 @@ export { MIGRATIONS, migrate, type SqlDriver } from './sql-migrations.js';
 export { durableAgent, type DurableAgent, type DurableAgentOptions, type DecisionOutcome } from './durable-agent.js';
 export { storeJournal } from './store-journal.js';
 export { persistTurn, type PersistTarget } from './persist-turn.js';
+export { turnEvents, type TurnEventsOptions } from './turn-events.js';
 export { turnQueue, type TurnQueue, type TurnQueueOptions } from './turn-queue.js';
 export { DurableStoreError, TurnTakenOverError } from './durable-errors.js';

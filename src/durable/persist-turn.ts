@@ -13,9 +13,9 @@ export interface PersistTarget {
 
 /**
  * Keeps a turn's events in its store as they pass: each event appended to the turn's log (a
- * burst in one write, in order; `done` without its history and snapshot), each approval decision
- * in the audit log and an `always` in its conversation's allow-list. Before `done` goes on, the
- * turn's row says how it ended — `parked` with its snapshot and pending requests, or `done` with
+ * burst in one write, in order; `done` without its history and snapshot, logged after the row is
+ * updated), each approval decision in the audit log and an `always` in its conversation's
+ * allow-list. Before `done` goes on, the turn's row says how it ended — `parked` with its snapshot and pending requests, or `done` with
  * the conversation's history saved — so whoever sees `done` can rely on the store. A write that
  * fails errors the stream (a claim lost to another worker: `TurnTakenOverError`).
  *
@@ -59,8 +59,7 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
           if (failed) return;
           if (event.type === 'done') {
             const { history: _h, snapshot, pending, ...shown } = event;
-            queued.push({ ...shown, ...(pending ? { pending } : {}) } as TurnEvent);
-            void flush();
+            void flush(); // the events before it
             void then(async () => {
               // the history first: whoever sees the turn done finds the conversation's history saved
               if (event.reason !== 'paused' && conversationId !== null) await store.saveHistory(conversationId, event.history);
@@ -69,6 +68,8 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
                   ? await store.updateTurn(turnId, attempt, { status: 'parked', snapshot: snapshot ?? null, pending: pending ?? [] })
                   : await store.updateTurn(turnId, attempt, { status: 'done', snapshot: null, pending: [], outcome: { reason: event.reason, text: event.text } });
               if (!ok) throw new TurnTakenOverError(turnId);
+              // then the logged done: a reader of the log finds the row parked (or done) already
+              await store.appendEvents(turnId, [{ ...shown, ...(pending ? { pending } : {}) } as TurnEvent]);
             }).then(() => {
               if (!failed) subscriber.next(event);
             });

@@ -182,7 +182,7 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
       await q(noting('event', `INSERT INTO rtl_event (turn_id, event) SELECT $1, e FROM json_array_elements($2::json) WITH ORDINALITY AS t(e, n) ORDER BY n RETURNING turn_id`, 'w.turn_id'), [turnId, json(events)]);
     },
     async events(turnId, afterSeq = 0) {
-      const rows = await q<{ seq: string; event: never }>('SELECT seq::text AS seq, event FROM rtl_event WHERE turn_id = $1 AND seq > $2 ORDER BY seq', [turnId, afterSeq]);
+      const rows = await q<{ seq: string; event: never }>('SELECT seq::text AS seq, event FROM rtl_event WHERE turn_id = $1 AND seq > $2 ORDER BY rtl_event.seq', [turnId, afterSeq]);
       return rows.map((r) => ({ seq: Number(r.seq), turnId, event: r.event }));
     },
     watch: (listener) => watcher.add(listener),

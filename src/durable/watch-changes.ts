@@ -64,11 +64,14 @@ export function watchChanges(driver: SqlDriver, channel: string, pollMs: number)
     }
     reading = true;
     try {
+      // each tick reads from the floor (a late commit below what was seen shows up there); a full
+      // page goes on after its last row
+      let from = floor;
       do {
         again = false;
         const rows = await driver.query<{ id: string; kind: StoreChange['kind']; turn_id: string }>(
-          'SELECT id::text AS id, kind, turn_id FROM rtl_change WHERE id > $1 ORDER BY id LIMIT 1000',
-          [floor],
+          'SELECT id::text AS id, kind, turn_id FROM rtl_change WHERE id > $1 ORDER BY rtl_change.id LIMIT 1000',
+          [from],
         );
         for (const row of rows) {
           const id = Number(row.id);
@@ -79,7 +82,10 @@ export function watchChanges(driver: SqlDriver, channel: string, pollMs: number)
           for (const listener of [...listeners]) listener(change);
         }
         advance();
-        if (rows.length === 1000) again = true;
+        if (rows.length === 1000) {
+          from = Math.max(floor, Number(rows[rows.length - 1].id));
+          again = true;
+        }
       } while (again && !closed && listeners.size > 0);
     } catch {
       // a failed read is retried on the next notification or tick

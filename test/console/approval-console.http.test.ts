@@ -71,6 +71,7 @@ describe('every request needs the session token', () => {
     ['GET', '/cards.js'],
     ['GET', '/style.css'],
     ['GET', '/events'],
+    ['GET', '/api/approvals'],
     ['POST', '/api/turns'],
     ['POST', '/api/turns/cancel'],
     ['POST', '/api/approvals/anything'],

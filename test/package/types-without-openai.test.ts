@@ -87,7 +87,13 @@ describe('the packed tarball', () => {
       peerDependenciesMeta: Record<string, { optional: unknown }>;
       files: string[];
     };
-    expect(pkg.peerDependenciesMeta).toEqual({ openai: { optional: true }, '@modelcontextprotocol/sdk': { optional: true } });
+    expect(pkg.peerDependenciesMeta).toEqual({
+      openai: { optional: true },
+      '@modelcontextprotocol/sdk': { optional: true },
+      pg: { optional: true },
+      'pg-boss': { optional: true },
+      '@electric-sql/pglite': { optional: true },
+    });
     expect(pkg.files).toContain('LICENSE');
   });
 

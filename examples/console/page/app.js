@@ -17,6 +17,8 @@
 
   let lastSeq = 0;
   let running = false;
+  // Turns that run now (a parked turn does not: it waits in the store for a decision).
+  const active = new Set();
   const turns = new Map();
   const cards = new Map();
   const approvals = new Map();
@@ -31,11 +33,13 @@
     return { ok: res.ok, status: res.status, error: reply.error };
   }
 
-  function turn(n) {
+  function turn(n, turnId) {
     let t = turns.get(n);
     if (!t) {
       const section = el('section', 'turn');
       section.dataset.turn = String(n);
+      // A turn the console follows in a store: the store's id, since it may run on another instance.
+      if (turnId) (section.dataset.turnId = turnId), section.append(el('p', 'turn-id', `turn ${turnId}`));
       conversation.append(section);
       t = { section, assistant: new Map() };
       turns.set(n, t);
@@ -71,6 +75,7 @@
     let card = approvals.get(requestId);
     if (!card) {
       card = approvalCard(requestId, toolName);
+      if (record.turnId) card.dataset.turnId = record.turnId;
       turn(record.turn).section.append(card);
       approvals.set(requestId, card);
     }
@@ -88,13 +93,16 @@
     if (record.seq <= lastSeq) return;
     lastSeq = record.seq;
     const ev = record.event;
-    const t = turn(record.turn);
+    const t = turn(record.turn, record.turnId);
+    const parked = ev.type === 'done' && ev.reason === 'paused';
+    if (ev.type === 'turn-end' || parked) active.delete(record.turn);
+    else if (!ev.type.startsWith('approval-')) active.add(record.turn);
+    setRunning(active.size > 0);
     switch (ev.type) {
       case 'turn-start': {
         const bubble = el('p', 'bubble user', ev.message);
         bubble.dataset.role = 'user';
         t.section.append(bubble);
-        setRunning(true);
         break;
       }
       case 'text-delta':
@@ -112,9 +120,11 @@
         card.querySelector('.summary').textContent = ev.argumentsSummary;
         if (ev.type === 'approval-open') setFullArguments(card, ev.arguments);
         if (ev.type === 'approval-open' && card.dataset.state === 'requested') {
-          setApprovalStatus(card, 'pending', 'waiting', `Answer before ${new Date(ev.deadline).toLocaleTimeString()}.`);
+          const when = ev.deadline ? `Answer before ${new Date(ev.deadline).toLocaleTimeString()}.` : 'The turn is parked until someone decides.';
+          setApprovalStatus(card, 'pending', 'waiting', when);
+          const turnId = record.turnId;
           addApprovalControls(card, (decision, replaceWith) =>
-            post(`/api/approvals/${encodeURIComponent(ev.requestId)}`, { decision, replaceWith, tab: tabId }),
+            post(`/api/approvals/${encodeURIComponent(ev.requestId)}`, { decision, replaceWith, tab: tabId, turnId }),
           );
         }
         break;
@@ -122,7 +132,7 @@
       case 'approval-answered': {
         const card = requestCard(record, ev.requestId, '');
         closeControls(card);
-        const where = ev.tab === tabId ? 'in this tab' : 'in another tab';
+        const where = ev.tab === tabId ? 'in this tab' : ev.tab ? 'in another tab' : `elsewhere (by ${ev.decidedBy})`;
         const extra = ev.answer === 'replace' ? `: ${ev.replaceWith}` : '';
         setApprovalStatus(card, 'answered', ANSWER_TEXT[ev.answer], `${ANSWER_TEXT[ev.answer]} ${where}${extra}`);
         card.dataset.answer = ev.answer;
@@ -147,6 +157,12 @@
         break;
       }
       case 'done': {
+        if (parked) {
+          const note = el('p', 'bubble parked', `Parked after ${ev.iterations} iterations: waiting for a decision.`);
+          note.dataset.role = 'parked';
+          t.section.append(note);
+          break;
+        }
         // The final answer streamed into an assistant bubble: the final card takes its place.
         for (const [iteration, bubble] of t.assistant) {
           if (bubble.textContent === ev.text) (bubble.remove(), t.assistant.delete(iteration));
@@ -164,7 +180,7 @@
           error.dataset.role = 'error';
           t.section.append(error);
         }
-        setRunning(false);
+        t.section.dataset.ended = 'true';
         break;
       default:
         break;

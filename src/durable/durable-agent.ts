@@ -74,16 +74,25 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
     ingress: { ...(input.ingress ?? { channel: 'cli' }), turnId: input.ingress?.turnId ?? agent.resolved.ids() },
   });
 
-  /** The turn's input with the conversation's history and allow-list from the store. */
+  /** The turn's input with the conversation's history, allow-list and activated tools from the store. */
   const prepare = async (input: StoredInput, conversationId: string | null): Promise<TurnInput> => {
     if (conversationId === null) return input;
     const approval = agent.resolved.approval as { allowInConversation?: (tool: string, scope: string) => void } | undefined;
     for (const tool of await store.allowList(conversationId)) approval?.allowInConversation?.(tool, conversationId);
+    const activated = agent.resolved.activations.forScope({ conversationId });
+    for (const name of await store.activations(conversationId)) {
+      const tool = agent.resolved.toolScope.deferred.find((t) => t.name === name);
+      if (tool) activated.activate(tool);
+    }
     return { ...input, conversationId, history: input.history ?? (await store.history(conversationId)) };
   };
 
   const runClaimed = (turn: StoredTurn, signal?: AbortSignal, steering?: TurnInput['steering']): Observable<TurnEvent> => {
-    const target = { store, turnId: turn.turnId, conversationId: turn.conversationId, attempt: turn.attempt };
+    const { conversationId } = turn;
+    const atEnd = async (): Promise<void> => {
+      if (conversationId !== null) await store.activate(conversationId, agent.resolved.activations.forScope({ conversationId }).names());
+    };
+    const target = { store, turnId: turn.turnId, conversationId, attempt: turn.attempt, atEnd };
     const journal = storeJournal(store, turn.turnId, turn.attempt);
     const snapshot = turn.snapshot;
     if (snapshot?.batch) {

@@ -22,6 +22,7 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
   const decisions = new Map<string, Map<string, StoredDecision>>();
   const audit: AuditRecord[] = [];
   const allowed = new Map<string, Set<string>>();
+  const activated = new Map<string, Set<string>>();
   const histories = new Map<string, ChatMessage[]>();
   const events: StoredEvent[] = [];
   const listeners = new Set<(change: StoreChange) => void>();
@@ -86,6 +87,14 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
     },
     async allowList(conversationId) {
       return [...(allowed.get(conversationId) ?? [])];
+    },
+    async activate(conversationId, toolNames) {
+      let set = activated.get(conversationId);
+      if (!set) activated.set(conversationId, (set = new Set()));
+      for (const name of toolNames) set.add(name);
+    },
+    async activations(conversationId) {
+      return [...(activated.get(conversationId) ?? [])].sort();
     },
     async saveHistory(conversationId, history) {
       histories.set(conversationId, copy([...history]));

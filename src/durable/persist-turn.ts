@@ -9,6 +9,8 @@ export interface PersistTarget {
   readonly turnId: string;
   readonly conversationId: string | null;
   readonly attempt: number;
+  /** Written with the turn's end, before its row says done (e.g. the conversation's activated tools). */
+  readonly atEnd?: () => Promise<void>;
 }
 
 /**
@@ -63,6 +65,7 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
             void then(async () => {
               // the history first: whoever sees the turn done finds the conversation's history saved
               if (event.reason !== 'paused' && conversationId !== null) await store.saveHistory(conversationId, event.history);
+              await target.atEnd?.();
               const ok =
                 event.reason === 'paused'
                   ? await store.updateTurn(turnId, attempt, { status: 'parked', snapshot: snapshot ?? null, pending: pending ?? [] })

@@ -168,6 +168,13 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
     async allowList(conversationId) {
       return (await q<{ tool_name: string }>('SELECT tool_name FROM rtl_allow WHERE conversation_id = $1 ORDER BY tool_name', [conversationId])).map((r) => r.tool_name);
     },
+    async activate(conversationId, toolNames) {
+      if (toolNames.length === 0) return;
+      await q('INSERT INTO rtl_activation (conversation_id, tool_name) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [conversationId, [...toolNames]]);
+    },
+    async activations(conversationId) {
+      return (await q<{ tool_name: string }>('SELECT tool_name FROM rtl_activation WHERE conversation_id = $1 ORDER BY tool_name', [conversationId])).map((r) => r.tool_name);
+    },
     async saveHistory(conversationId, history) {
       await q(
         'INSERT INTO rtl_history (conversation_id, history, updated_at) VALUES ($1, $2, $3) ON CONFLICT (conversation_id) DO UPDATE SET history = EXCLUDED.history, updated_at = EXCLUDED.updated_at',

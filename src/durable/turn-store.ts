@@ -87,8 +87,8 @@ export interface TurnPatch {
 
 /**
  * The port durable turns are kept behind: turns (parked snapshots, the journal's checkpoints),
- * decisions (the first one wins, atomically), the approval audit log, `always` allow-lists and
- * conversation history by conversation id, and each turn's events. Three adapters:
+ * decisions (the first one wins, atomically), the approval audit log, `always` allow-lists,
+ * activated deferred tools and conversation history by conversation id, and each turn's events. Three adapters:
  * `memoryTurnStore()` (one process), `pgliteTurnStore({ dataDir })` (one machine) and
  * `postgresTurnStore(pool)` (any number of instances).
  *
@@ -116,6 +116,9 @@ export interface TurnStore {
   auditLog(filter?: { turnId?: string; conversationId?: string }): Promise<AuditRecord[]>;
   allow(conversationId: string, toolName: string): Promise<void>;
   allowList(conversationId: string): Promise<string[]>;
+  /** Records deferred tools a conversation activated (`tool_search`), so a turn on another instance sees them. */
+  activate(conversationId: string, toolNames: readonly string[]): Promise<void>;
+  activations(conversationId: string): Promise<string[]>;
   saveHistory(conversationId: string, history: readonly ChatMessage[]): Promise<void>;
   history(conversationId: string): Promise<ChatMessage[]>;
   appendEvents(turnId: string, events: readonly TurnEvent[]): Promise<void>;

@@ -32,12 +32,16 @@ export const MIGRATIONS: readonly { readonly version: number; readonly statement
       `CREATE TABLE rtl_audit (id bigserial PRIMARY KEY, turn_id text NOT NULL, conversation_id text, record json NOT NULL)`,
       `CREATE INDEX rtl_audit_turn ON rtl_audit (turn_id)`,
       `CREATE TABLE rtl_allow (conversation_id text NOT NULL, tool_name text NOT NULL, PRIMARY KEY (conversation_id, tool_name))`,
-      `CREATE TABLE rtl_activation (conversation_id text NOT NULL, tool_name text NOT NULL, PRIMARY KEY (conversation_id, tool_name))`,
       `CREATE TABLE rtl_history (conversation_id text PRIMARY KEY, history json NOT NULL, updated_at bigint NOT NULL)`,
       `CREATE TABLE rtl_event (seq bigserial PRIMARY KEY, turn_id text NOT NULL, event json NOT NULL)`,
       `CREATE INDEX rtl_event_turn ON rtl_event (turn_id, seq)`,
       `CREATE TABLE rtl_change (id bigserial PRIMARY KEY, kind text NOT NULL, turn_id text NOT NULL)`,
     ],
+  },
+  {
+    // the deferred tools each conversation activated (tool_search), for its turns on any instance
+    version: 2,
+    statements: [`CREATE TABLE rtl_activation (conversation_id text NOT NULL, tool_name text NOT NULL, PRIMARY KEY (conversation_id, tool_name))`],
   },
 ];
 

@@ -102,3 +102,25 @@ describe('pgliteTurnStore({ dataDir })', () => {
     }
   }, 60_000);
 });
+
+describe('migrations, version by version', () => {
+  it('a database at version 1 is brought to the newest, keeping its rows', async () => {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const pglite = await PGlite.create();
+    try {
+      await pglite.exec('CREATE TABLE rtl_migration (version integer PRIMARY KEY, applied_at bigint NOT NULL)');
+      for (const statement of MIGRATIONS[0].statements) await pglite.exec(statement);
+      await pglite.query('INSERT INTO rtl_migration (version, applied_at) VALUES (1, 0)');
+      await pglite.query("INSERT INTO rtl_allow (conversation_id, tool_name) VALUES ('c', 'deploy')");
+      const store = await pgliteTurnStore({ db: pglite });
+      expect(await store.allowList('c')).toEqual(['deploy']);
+      await store.activate('c', ['remote_ping']);
+      expect(await store.activations('c')).toEqual(['remote_ping']);
+      const versions = await pglite.query<{ version: number }>('SELECT version FROM rtl_migration ORDER BY version');
+      expect(versions.rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+      await store.close();
+    } finally {
+      await pglite.close();
+    }
+  }, 60_000);
+});

@@ -65,6 +65,16 @@ describe('the npm-shipped Chromium (the fallback when /usr/bin/chromium is missi
     }
   });
 
+  it('a system path that exists but does not start falls back to the npm-shipped one', async () => {
+    const broken = new URL('./chromium.ts', import.meta.url).pathname; // exists, is no browser
+    const fallback = await launchChromium('auto', broken);
+    try {
+      expect(fallback.version()).toMatch(/^143\./);
+    } finally {
+      await fallback.close();
+    }
+  });
+
   it('auto prefers Debian\'s Chromium where it exists, else the npm-shipped one', async () => {
     const path = await chromiumExecutable();
     expect(path === SYSTEM_CHROMIUM).toBe(existsSync(SYSTEM_CHROMIUM));

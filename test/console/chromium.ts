@@ -81,7 +81,8 @@ export async function chromiumExecutable(source: ChromiumSource = 'auto', system
 }
 
 /**
- * Headless Chromium with our own arguments (web security on).
+ * Headless Chromium with our own arguments (web security on); a system binary that fails to
+ * start falls back to the npm-shipped one.
  *
  * @example
  * ```ts
@@ -90,5 +91,12 @@ export async function chromiumExecutable(source: ChromiumSource = 'auto', system
  * ```
  */
 export async function launchChromium(source: ChromiumSource = 'auto', systemPath: string = SYSTEM_CHROMIUM): Promise<Browser> {
-  return chromium.launch({ executablePath: await chromiumExecutable(source, systemPath), args: [...CHROMIUM_ARGS] });
+  const executablePath = await chromiumExecutable(source, systemPath);
+  try {
+    return await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS] });
+  } catch (error) {
+    // a system binary that is there but does not start (a broken install): the npm-shipped one
+    if (executablePath !== systemPath) throw error;
+    return chromium.launch({ executablePath: await npmChromium(), args: [...CHROMIUM_ARGS] });
+  }
 }

@@ -6,7 +6,8 @@ import pg from 'pg';
  * A database of the test run's own: on the PostgreSQL server this machine runs at
  * 127.0.0.1:5432 (a new database with a random name, dropped at the end), or — where no server
  * answers, or with RTL_TEST_BACKEND=pglite — PGlite served over a socket by this process
- * (`@electric-sql/pglite-socket`), which other processes reach the same way. Never skipped.
+ * (`@electric-sql/pglite-socket`), which other processes reach the same way; also where the
+ * server answers but refuses to create the database. Never skipped.
  */
 export interface TestDatabase {
   readonly backend: 'postgres' | 'pglite';
@@ -42,12 +43,8 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     pools.push(p);
     return p;
   };
-  if (await serverAnswers()) {
-    const name = `rtl_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ ...SERVER, user: 'postgres', database: 'postgres' });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
+  const name = `rtl_test_${randomBytes(6).toString('hex')}`;
+  if ((await serverAnswers()) && (await createDatabase(name))) {
     const url = `postgres://postgres@${SERVER.host}:${SERVER.port}/${name}`;
     console.info(`durable tests: backend PostgreSQL server at ${SERVER.host}:${SERVER.port}, database ${name}`);
     return {
@@ -83,6 +80,21 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       await db.close();
     },
   };
+}
+
+/** Creates the run's database; false when the server refuses (then the run falls back to PGlite). */
+async function createDatabase(name: string): Promise<boolean> {
+  const admin = new pg.Client({ ...SERVER, user: 'postgres', database: 'postgres' });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    return true;
+  } catch (error) {
+    console.info(`durable tests: the server at ${SERVER.host}:${SERVER.port} refused CREATE DATABASE (${(error as Error).message})`);
+    return false;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
 }
 
 function freePort(): Promise<number> {

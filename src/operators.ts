@@ -8,6 +8,8 @@ export { startSnapshot, nextSnapshot, EMPTY_LOOP_WINDOW } from './loop/turn-snap
 export { effectiveTools } from './runtime/effective-tools.js';
 export { fromAbortSignal } from './runtime/from-abort-signal.js';
 export { continueWith } from './runtime/continue-with.js';
+export { concatMapInline } from './runtime/concat-map-inline.js';
+export { turnCancellation, untilCancelled } from './runtime/until-cancelled.js';
 
 // --- request
 export { buildRequest } from './request/build-request.js';

@@ -1,6 +1,7 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import { INTERRUPTED, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { emitToolCall, emitToolResult } from './slot-events.js';
 import { slotResult } from './slot-result.js';
@@ -31,8 +32,10 @@ export function closeUnfinished(it: IterationContext, batch: readonly PreparedCa
       /** Clock reading when each slot's `tool-call` event went out (NaN: not yet). */
       const openedAt = new Float64Array(batch.length).fill(Number.NaN);
       let open: (unknown)[] | undefined;
-      return source.subscribe({
-        next: (value) => {
+      return subscribeStage(
+        source,
+        subscriber,
+        (value) => {
           if (!isTurnEvent(value)) finished[value.slot] = 1;
           else if (value.type === 'tool-call') {
             // a slot decided by preparation closes with its own outcome and no duration: no clock read
@@ -41,8 +44,7 @@ export function closeUnfinished(it: IterationContext, batch: readonly PreparedCa
           }
           subscriber.next(value);
         },
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => {
+        () => {
           for (const call of batch) {
             if (finished[call.slot] === 1 || subscriber.closed) continue;
             const filled = call.filled ?? INTERRUPTED;
@@ -60,6 +62,6 @@ export function closeUnfinished(it: IterationContext, batch: readonly PreparedCa
           }
           subscriber.complete();
         },
-      });
+      );
     });
 }

@@ -1,6 +1,7 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import { INTERRUPTED, type ParsedCall, type PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
  * Collects a batch's prepared calls by slot and emits the whole batch once preparation
@@ -23,13 +24,14 @@ export function collectBatch(calls?: readonly ParsedCall[]): OperatorFunction<Tu
   return (source) =>
     new Observable<TurnEvent | PreparedCall[]>((subscriber) => {
       const batch: PreparedCall[] = calls ? new Array(calls.length) : [];
-      return source.subscribe({
-        next: (value) => {
+      return subscribeStage(
+        source,
+        subscriber,
+        (value) => {
           if (isTurnEvent(value)) subscriber.next(value);
           else batch[value.slot] = value;
         },
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => {
+        () => {
           if (calls) {
             for (const call of calls) batch[call.slot] ??= interrupted(call);
           } else {
@@ -40,7 +42,7 @@ export function collectBatch(calls?: readonly ParsedCall[]): OperatorFunction<Tu
           subscriber.next(batch);
           subscriber.complete();
         },
-      });
+      );
     });
 }
 

@@ -1,8 +1,9 @@
-import { concatMap, defer, from, type Observable, type OperatorFunction, takeUntil } from 'rxjs';
+import { concatMap, defer, from, type Observable, type OperatorFunction } from 'rxjs';
 import type { ParsedCall, PreparedCall, SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import { continueWith } from '../runtime/continue-with.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
+import { untilCancelled } from '../runtime/until-cancelled.js';
 import { closeUnfinished } from './close-unfinished.js';
 import { collectBatch } from './collect-batch.js';
 import { dispatchMode } from './dispatch-mode.js';
@@ -59,7 +60,7 @@ export function dispatchBatch(it: IterationContext, batch: readonly PreparedCall
     const parallel = dispatchMode(knobs, batch) === 'parallel';
     return from(batch).pipe(
       parallel ? mergeMapMany(run, knobs.maxParallelTools) : concatMap(run), // mergeMap's contract, O(1) per inner
-      takeUntil(it.turn.cancel$),
+      untilCancelled(it.turn),
       closeUnfinished(it, batch),
     );
   });

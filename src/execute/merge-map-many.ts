@@ -1,4 +1,4 @@
-import { from, Observable, type ObservableInput, type OperatorFunction, type Subscriber } from 'rxjs';
+import { from, Observable, type ObservableInput, type OperatorFunction, Subscriber } from 'rxjs';
 
 /**
  * `mergeMap` for batches where thousands of inner Observables run at once. Same contract as
@@ -36,6 +36,13 @@ export function mergeMapMany<T, R>(project: (value: T, index: number) => Observa
       let index = 0;
       let sourceDone = false;
       const inners = new Set<Subscriber<R>>();
+      const ended = (inner: InnerSubscriber<R>): void => {
+        inners.delete(inner);
+        if (!inner.completed) return;
+        active--;
+        startNext();
+        checkComplete();
+      };
       const checkComplete = (): void => {
         if (sourceDone && active === 0 && head === waiting.length) subscriber.complete();
       };
@@ -59,26 +66,10 @@ export function mergeMapMany<T, R>(project: (value: T, index: number) => Observa
           subscriber.error(err);
           return;
         }
-        let completed = false;
-        new Observable<R>((inner) => {
-          // in the set before the inner runs, so a teardown meanwhile closes it at once (as mergeMap's does)
-          inners.add(inner);
-          inner$.subscribe(inner);
-          // after the inner's own teardown (at once when it already ended), like mergeMap's finalizer
-          inner.add(() => {
-            inners.delete(inner);
-            if (!completed) return;
-            active--;
-            startNext();
-            checkComplete();
-          });
-        }).subscribe({
-          next: (v) => subscriber.next(v),
-          error: (err: unknown) => subscriber.error(err),
-          complete: () => {
-            completed = true;
-          },
-        });
+        const inner = new InnerSubscriber(subscriber, ended);
+        // in the set before the inner runs, so a teardown meanwhile closes it at once (as mergeMap's does)
+        inners.add(inner);
+        inner$.subscribe(inner);
       };
       // Registered first, so a teardown that comes while the source or an inner is still being
       // subscribed (a tool that cancels its own turn) closes every inner at once, as mergeMap's does.
@@ -100,4 +91,40 @@ export function mergeMapMany<T, R>(project: (value: T, index: number) => Observa
         },
       });
     });
+}
+
+/**
+ * One inner Observable's Subscriber: values and errors go to the result; `ended` runs after the
+ * inner's own teardown (as mergeMap's finalizer does), once, whether it completed or was torn
+ * down. One object per inner, instead of a wrapper Observable and its Subscriber.
+ */
+class InnerSubscriber<R> extends Subscriber<R> {
+  completed = false;
+
+  constructor(
+    private readonly result: Subscriber<R>,
+    private readonly ended: (inner: InnerSubscriber<R>) => void,
+  ) {
+    super();
+  }
+
+  protected override _next(value: R): void {
+    this.result.next(value);
+  }
+
+  protected override _error(err: unknown): void {
+    this.result.error(err);
+    this.unsubscribe();
+  }
+
+  protected override _complete(): void {
+    this.completed = true;
+    this.unsubscribe();
+  }
+
+  override unsubscribe(): void {
+    if (this.closed) return;
+    super.unsubscribe();
+    this.ended(this);
+  }
 }

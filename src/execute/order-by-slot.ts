@@ -1,5 +1,6 @@
 import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
  * Re-emits items in slot order (0, 1, 2, …) however they arrive: each item is held until every
@@ -21,28 +22,24 @@ export function orderBySlot<T extends { readonly slot: number } | TurnEvent>(): 
     new Observable<T>((subscriber) => {
       const held: (T | undefined)[] = [];
       let next = 0;
-      return source.subscribe({
-        next: (item) => {
-          if (isTurnEvent(item)) {
-            subscriber.next(item);
-            return;
-          }
-          const slot = (item as { readonly slot: number }).slot;
-          if (slot !== next) {
-            held[slot] = item;
-            return;
-          }
+      return subscribeStage(source, subscriber, (item) => {
+        if (isTurnEvent(item)) {
           subscriber.next(item);
-          next++;
-          let waiting = held[next];
-          while (waiting !== undefined) {
-            held[next] = undefined;
-            subscriber.next(waiting);
-            waiting = held[++next];
-          }
-        },
-        error: (err) => subscriber.error(err),
-        complete: () => subscriber.complete(),
+          return;
+        }
+        const slot = (item as { readonly slot: number }).slot;
+        if (slot !== next) {
+          held[slot] = item;
+          return;
+        }
+        subscriber.next(item);
+        next++;
+        let waiting = held[next];
+        while (waiting !== undefined) {
+          held[next] = undefined;
+          subscriber.next(waiting);
+          waiting = held[++next];
+        }
       });
     });
 }

@@ -1,6 +1,7 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import type { SlotResult } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /** A batch's results in slot order, and the receipts of its executions in completion order. */
 export interface RoundResults {
@@ -28,8 +29,10 @@ export function collectRound(): OperatorFunction<TurnEvent | SlotResult, TurnEve
     new Observable<TurnEvent | RoundResults>((subscriber) => {
       const results: SlotResult[] = [];
       const receipts: string[] = [];
-      return source.subscribe({
-        next: (value) => {
+      return subscribeStage(
+        source,
+        subscriber,
+        (value) => {
           if (!isTurnEvent(value)) {
             results.push(value);
             return;
@@ -37,11 +40,10 @@ export function collectRound(): OperatorFunction<TurnEvent | SlotResult, TurnEve
           if (value.type === 'tool-result' && value.receipt !== undefined) receipts.push(value.receipt);
           subscriber.next(value);
         },
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => {
+        () => {
           subscriber.next({ results, receipts });
           subscriber.complete();
         },
-      });
+      );
     });
 }

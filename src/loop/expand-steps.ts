@@ -1,4 +1,5 @@
-import { EMPTY, from, Observable, type MonoTypeOperatorFunction, type ObservableInput, type Subscriber } from 'rxjs';
+import { EMPTY, from, Observable, type MonoTypeOperatorFunction, type ObservableInput } from 'rxjs';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
  * `expand` for a turn's stream, where most values are events that expand to nothing. Same
@@ -27,14 +28,12 @@ export function expandSteps<T>(project: (value: T, index: number) => ObservableI
       let active = 0;
       let index = 0;
       let sourceDone = false;
-      const inners = new Set<Subscriber<T>>();
-      // registered first, so a teardown that comes while a projection is being subscribed closes it at once
-      subscriber.add(() => {
-        for (const inner of [...inners]) inner.unsubscribe();
-        inners.clear();
-      });
       const checkComplete = (): void => {
         if (sourceDone && active === 0) subscriber.complete();
+      };
+      const innerDone = (): void => {
+        active--;
+        checkComplete();
       };
       const onValue = (value: T): void => {
         subscriber.next(value);
@@ -48,31 +47,12 @@ export function expandSteps<T>(project: (value: T, index: number) => ObservableI
         }
         if (next === EMPTY) return;
         active++;
-        let completed = false;
-        new Observable<T>((inner) => {
-          inners.add(inner);
-          from(next).subscribe(inner);
-          inner.add(() => {
-            inners.delete(inner);
-            if (!completed) return;
-            active--;
-            checkComplete();
-          });
-        }).subscribe({
-          next: onValue,
-          error: (err: unknown) => subscriber.error(err),
-          complete: () => {
-            completed = true;
-          },
-        });
+        // tied to `subscriber` before it runs, so a teardown that comes meanwhile closes it at once
+        subscribeStage(from(next), subscriber, onValue, innerDone);
       };
-      return source.subscribe({
-        next: onValue,
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => {
-          sourceDone = true;
-          checkComplete();
-        },
+      return subscribeStage(source, subscriber, onValue, () => {
+        sourceDone = true;
+        checkComplete();
       });
     });
 }

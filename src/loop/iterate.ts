@@ -1,4 +1,4 @@
-import { concat, defer, from, ignoreElements, type Observable, of, takeUntil, throwError } from 'rxjs';
+import { concat, defer, from, ignoreElements, Observable, of, throwError } from 'rxjs';
 import type { ChatMessage } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
 import type { TurnEvent } from '../core/events.js';
@@ -16,6 +16,7 @@ import { LoopDetector } from '../results/loop-detector.js';
 import { continueWith } from '../runtime/continue-with.js';
 import { iterationContext } from '../runtime/iteration-context.js';
 import { createPrepContext } from '../runtime/prep-context.js';
+import { untilCancelled } from '../runtime/until-cancelled.js';
 import type { IterationContext, PrepContext, TurnContext } from '../runtime/resolved-execution.js';
 import { parkStep } from './park-step.js';
 import { preparedSnapshot } from './prepared-snapshot.js';
@@ -54,16 +55,20 @@ export const malformedApologyText =
  * @return The iteration's events, then its step.
  */
 export function iterate(turn: TurnContext, snapshot: TurnSnapshot): Observable<TurnEvent | IterationStep> {
-  return defer(() => {
-    if (turn.cancelled()) return of(doneStep(snapshot, '', 'cancelled'));
+  // defer(() => concat(of(iteration event), rest)) as one Observable: one subscription, not four
+  return new Observable<TurnEvent | IterationStep>((subscriber) => {
+    if (turn.cancelled()) {
+      subscriber.next(doneStep(snapshot, '', 'cancelled'));
+      subscriber.complete();
+      return undefined;
+    }
     const steering = turn.hasSteering() ? [...snapshot.steering, ...turn.takeSteering()] : snapshot.steering;
     const history = steering.length > 0 ? [...snapshot.history, ...steering.map(userMessage)] : snapshot.history;
     const it = iterationContext(turn, { ...snapshot, history, steering: [], iteration: snapshot.iteration + 1 });
     turn.refreshTools();
-    return concat(
-      of<TurnEvent>({ type: 'iteration', iteration: it.iteration, model: it.model }),
-      callProvider(it, buildRequest(it)).pipe(continueWith((response: ModelResponse) => afterResponse(it, response))),
-    );
+    subscriber.next({ type: 'iteration', iteration: it.iteration, model: it.model });
+    if (subscriber.closed) return undefined;
+    return callProvider(it, buildRequest(it)).pipe(continueWith((response: ModelResponse) => afterResponse(it, response))).subscribe(subscriber);
   });
 }
 
@@ -102,7 +107,7 @@ export function playRound(
   usage: TurnSnapshot['usage'],
 ): Observable<TurnEvent | IterationStep> {
   return prepared$.pipe(
-    takeUntil(it.turn.cancel$),
+    untilCancelled(it.turn),
     collectBatch(round.calls),
     continueWith((batch: PreparedCall[]) =>
       batch.some((call) => call.paused !== undefined)

@@ -2,6 +2,7 @@ import { defer, EMPTY, finalize, from, Observable, type OperatorFunction, type S
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import type { TurnInput } from '../core/turn-input.js';
 import { scrubCredentials } from '../results/scrub.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { ResolvedAgentExecution, TurnContext } from '../runtime/resolved-execution.js';
 import { createTurnContext, steer } from '../runtime/turn-context.js';
 import { expandSteps } from './expand-steps.js';
@@ -61,25 +62,21 @@ export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput):
 export function endTurn(): OperatorFunction<TurnEvent | IterationStep, TurnEvent> {
   return (source) =>
     new Observable<TurnEvent>((subscriber) =>
-      source.subscribe({
-        next: (value) => {
-          if (isTurnEvent(value)) {
-            subscriber.next(value);
-            return;
-          }
-          if (value.kind !== 'done') return;
-          const { snapshot } = value;
-          const text = scrubAnswer(value.text);
-          const history = snapshot.history as TurnEventDone['history'];
-          // two literals, not a conditional spread (bench/RESULTS.md, "Object spread")
-          subscriber.next(
-            value.reason === 'paused'
-              ? { type: 'done', text, reason: value.reason, history, iterations: snapshot.iteration, usage: snapshot.usage, snapshot, pending: value.pending ?? [] }
-              : { type: 'done', text, reason: value.reason, history, iterations: snapshot.iteration, usage: snapshot.usage },
-          );
-        },
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => subscriber.complete(),
+      subscribeStage(source, subscriber, (value) => {
+        if (isTurnEvent(value)) {
+          subscriber.next(value);
+          return;
+        }
+        if (value.kind !== 'done') return;
+        const { snapshot } = value;
+        const text = scrubAnswer(value.text);
+        const history = snapshot.history as TurnEventDone['history'];
+        // two literals, not a conditional spread (bench/RESULTS.md, "Object spread")
+        subscriber.next(
+          value.reason === 'paused'
+            ? { type: 'done', text, reason: value.reason, history, iterations: snapshot.iteration, usage: snapshot.usage, snapshot, pending: value.pending ?? [] }
+            : { type: 'done', text, reason: value.reason, history, iterations: snapshot.iteration, usage: snapshot.usage },
+        );
       }),
     );
 }

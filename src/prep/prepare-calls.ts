@@ -1,6 +1,7 @@
-import { concatMap, defer, from, type Observable, of, type OperatorFunction, takeWhile } from 'rxjs';
+import { defer, from, isObservable, type Observable, of, type OperatorFunction, takeWhile } from 'rxjs';
 import type { ParsedCall, PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { concatMapInline } from '../runtime/concat-map-inline.js';
 import { continueWith } from '../runtime/continue-with.js';
 import { createPrepContext, isImmediate } from '../runtime/prep-context.js';
 import type { IterationContext, PrepContext, PrepStep } from '../runtime/resolved-execution.js';
@@ -63,7 +64,7 @@ export function prepareCalls(
     defer(() => {
       const batch = ctx ?? createPrepContext(iteration);
       return source.pipe(
-        concatMap((call) => continuePreparation(toPrepared(call), 0, steps, batch)),
+        concatMapInline((call) => prepareFrom(toPrepared(call), 0, steps, batch)), // concatMap, with ready calls inline
         takeWhile((value) => isTurnEvent(value) || value.paused === undefined, true), // a parked call is the last
       );
     });
@@ -79,6 +80,12 @@ export function prepareCalls(
  * ```
  */
 export function continuePreparation(call: PreparedCall, first: number, steps: readonly PrepStep[], ctx: PrepContext): Observable<TurnEvent | PreparedCall> {
+  const prepared = prepareFrom(call, first, steps, ctx);
+  return isObservable(prepared) ? prepared : of(prepared);
+}
+
+/** `continuePreparation`, with a call that no step waited for returned as it is (no Observable). */
+function prepareFrom(call: PreparedCall, first: number, steps: readonly PrepStep[], ctx: PrepContext): Observable<TurnEvent | PreparedCall> | PreparedCall {
   let current = call;
   for (let i = first; i < steps.length && !current.filled; i++) {
     const next = steps[i](current, ctx);
@@ -92,5 +99,5 @@ export function continuePreparation(call: PreparedCall, first: number, steps: re
       continueWith((decided: PreparedCall) => (decided.paused ? of(decided) : continuePreparation(decided, i + 1, steps, ctx))),
     );
   }
-  return of(current);
+  return current;
 }

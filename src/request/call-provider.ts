@@ -1,8 +1,9 @@
-import { Observable, type Subscription } from 'rxjs';
+import { NEVER, Observable, type Subscription } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
 import { scrubDelta, type ScrubbedDelta } from '../results/scrub-delta.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { idleDeadline } from './idle-deadline.js';
 
@@ -64,11 +65,14 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       subscriber.next({ text, toolCalls: cancelled ? [] : toolCalls, finishReason, cancelled, usage: { inputTokens, outputTokens } });
       subscriber.complete();
     };
-    cancelSub = turn.cancel$.subscribe(() => {
-      controller.abort();
-      streamSub?.unsubscribe();
-      finish(true);
-    });
+    // a turn without a signal (cancel$ is NEVER) cannot be cancelled: nothing to listen to
+    if (turn.cancel$ !== NEVER) {
+      cancelSub = turn.cancel$.subscribe(() => {
+        controller.abort();
+        streamSub?.unsubscribe();
+        finish(true);
+      });
+    }
     if (settled) return;
     let events$: Observable<ProviderEvent>;
     try {
@@ -85,8 +89,10 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       controller.abort();
       return new ProviderError(idleMessage(resolved.provider.name, idleMs));
     };
-    streamSub = events$.pipe(idleDeadline(idleMs, idle)).subscribe({
-      next: (event) => {
+    streamSub = subscribeStage(
+      events$.pipe(idleDeadline(idleMs, idle)),
+      subscriber,
+      (event) => {
         switch (event.type) {
           case 'text-delta':
             if (event.text.length === 0) return;
@@ -110,15 +116,15 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
             return;
         }
       },
-      error: (err: unknown) => {
+      () => finish(false),
+      (err: unknown) => {
         if (settled) return;
         if (turn.cancelled()) return finish(true);
         settled = true;
         cancelSub?.unsubscribe();
         subscriber.error(asProviderError(resolved.provider.name, err));
       },
-      complete: () => finish(false),
-    });
+    );
     return () => {
       cancelSub?.unsubscribe();
       if (!settled) {

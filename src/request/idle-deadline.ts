@@ -1,4 +1,5 @@
 import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
  * Fails a stream that goes quiet: when no value (or completion) comes for `ms` after the
@@ -38,13 +39,9 @@ export function idleDeadline<T>(ms: number, onIdle: () => unknown): MonoTypeOper
         }, delay);
       };
       let sourceSub: Subscription | undefined;
-      sourceSub = source.subscribe({
-        next: (value) => {
-          last = scheduler.now();
-          subscriber.next(value);
-        },
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => subscriber.complete(),
+      sourceSub = subscribeStage(source, subscriber, (value) => {
+        last = scheduler.now();
+        subscriber.next(value);
       });
       if (!subscriber.closed) arm(ms);
       return () => {

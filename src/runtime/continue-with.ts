@@ -1,5 +1,6 @@
-import { Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { subscribeStage } from './stage-subscriber.js';
 
 /**
  * Joins two stages of the loop: turn events pass straight through, and each result of the first
@@ -24,13 +25,16 @@ export function continueWith<T extends object, R>(
     new Observable<TurnEvent | R>((subscriber) => {
       let active = 0;
       let sourceDone = false;
-      const inners: Subscription[] = [];
+      const forward = (v: TurnEvent | R): void => subscriber.next(v);
       const innerDone = (): void => {
         active--;
         if (sourceDone && active === 0) subscriber.complete();
       };
-      const sourceSub = source.subscribe({
-        next: (value) => {
+      // each subscription is tied to `subscriber`: unsubscribing tears the source, then every stage, down
+      subscribeStage(
+        source,
+        subscriber,
+        (value) => {
           if (isTurnEvent(value)) {
             subscriber.next(value);
             return;
@@ -43,17 +47,12 @@ export function continueWith<T extends object, R>(
             return;
           }
           active++;
-          inners.push(next$.subscribe({ next: (v) => subscriber.next(v), error: (err: unknown) => subscriber.error(err), complete: innerDone }));
+          subscribeStage(next$, subscriber, forward, innerDone);
         },
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => {
+        () => {
           sourceDone = true;
           if (active === 0) subscriber.complete();
         },
-      });
-      return () => {
-        sourceSub.unsubscribe();
-        for (const inner of inners) inner.unsubscribe();
-      };
+      );
     });
 }

@@ -3,7 +3,7 @@ import type { TurnInput } from '../core/turn-input.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
 import { effectiveTools } from './effective-tools.js';
-import { fromAbortSignal } from './from-abort-signal.js';
+import { turnCancellation } from './until-cancelled.js';
 import type { EffectiveTools, ResolvedAgentExecution, TurnContext } from './resolved-execution.js';
 
 /**
@@ -71,7 +71,7 @@ class RunningTurn implements TurnContext {
     this.turnId = ingress.turnId;
     this.conversationId = input.conversationId;
     this.signal = input.signal;
-    this.cancel$ = fromAbortSignal(input.signal);
+    this.cancel$ = turnCancellation(input.signal);
     this.memory = input.memory ?? [];
     this.journal = input.journal;
     this.#tools = effectiveTools(resolved, input, activated);

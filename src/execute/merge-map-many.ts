@@ -1,4 +1,5 @@
 import { from, Observable, type ObservableInput, type OperatorFunction, Subscriber } from 'rxjs';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
  * `mergeMap` for batches where thousands of inner Observables run at once. Same contract as
@@ -9,8 +10,8 @@ import { from, Observable, type ObservableInput, type OperatorFunction, Subscrib
  * result, and unsubscribing tears every inner down. The difference is its bookkeeping: RxJS
  * keeps each inner subscription in its Subscriber's list of finalizers and removes it with an
  * `indexOf` and a `splice`, which costs O(n²) over n inners that run together; here each one is
- * added to and removed from a Set, O(1). marbles/merge-map-many.marble.test.ts runs the same
- * specs against both.
+ * linked into and out of a list of the running inners, O(1), with one Subscriber per inner.
+ * marbles/merge-map-many.marble.test.ts runs the same specs against both.
  *
  * ```
  * source:  -a-b-c|             concurrent 2
@@ -35,9 +36,13 @@ export function mergeMapMany<T, R>(project: (value: T, index: number) => Observa
       let active = 0;
       let index = 0;
       let sourceDone = false;
-      const inners = new Set<Subscriber<R>>();
+      // the running inners, as a list through the inners themselves (no Set per batch)
+      let first: InnerSubscriber<R> | undefined;
       const ended = (inner: InnerSubscriber<R>): void => {
-        inners.delete(inner);
+        if (inner.before) inner.before.after = inner.after;
+        else if (first === inner) first = inner.after;
+        if (inner.after) inner.after.before = inner.before;
+        inner.before = inner.after = undefined;
         if (!inner.completed) return;
         active--;
         startNext();
@@ -67,29 +72,34 @@ export function mergeMapMany<T, R>(project: (value: T, index: number) => Observa
           return;
         }
         const inner = new InnerSubscriber(subscriber, ended);
-        // in the set before the inner runs, so a teardown meanwhile closes it at once (as mergeMap's does)
-        inners.add(inner);
+        // in the list before the inner runs, so a teardown meanwhile closes it at once (as mergeMap's does)
+        inner.after = first;
+        if (first) first.before = inner;
+        first = inner;
         inner$.subscribe(inner);
       };
       // Registered first, so a teardown that comes while the source or an inner is still being
       // subscribed (a tool that cancels its own turn) closes every inner at once, as mergeMap's does.
       subscriber.add(() => {
-        for (const inner of [...inners]) inner.unsubscribe();
-        inners.clear();
+        const running: InnerSubscriber<R>[] = [];
+        for (let inner = first; inner; inner = inner.after) running.push(inner);
+        for (const inner of running) inner.unsubscribe();
+        first = undefined;
         waiting.length = 0;
       });
-      return source.subscribe({
-        next: (value) => {
+      return subscribeStage(
+        source,
+        subscriber,
+        (value) => {
           if (subscriber.closed) return;
           if (active < concurrent) start(value);
           else waiting.push(value);
         },
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => {
+        () => {
           sourceDone = true;
           checkComplete();
         },
-      });
+      );
     });
 }
 
@@ -100,6 +110,9 @@ export function mergeMapMany<T, R>(project: (value: T, index: number) => Observa
  */
 class InnerSubscriber<R> extends Subscriber<R> {
   completed = false;
+  /** Its neighbours in the list of running inners. */
+  before: InnerSubscriber<R> | undefined = undefined;
+  after: InnerSubscriber<R> | undefined = undefined;
 
   constructor(
     private readonly result: Subscriber<R>,

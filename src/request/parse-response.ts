@@ -46,6 +46,18 @@ export function parseResponse(it: IterationContext, response: ModelResponse): Pa
 export function toParsedCalls(calls: readonly ProviderToolCall[], ids: () => string): ParsedCall[] {
   const parsed = calls.map((call, slot) => toParsedCall(call, slot, ids));
   if (parsed.length < 2) return parsed;
+  if (parsed.length <= 16) {
+    // a small batch compares ids pairwise: no Set
+    for (let i = 1; i < parsed.length; i++) {
+      const call = parsed[i];
+      for (let j = 0; j < i; j++) {
+        if (parsed[j].id !== call.id) continue;
+        parsed[i] = new ParsedToolCall(call.slot, ids(), call.name, call.args, call.rawArguments, call.argsError);
+        break;
+      }
+    }
+    return parsed;
+  }
   const seen = new Set<string>();
   for (let i = 0; i < parsed.length; i++) {
     const call = parsed[i];

@@ -8,6 +8,7 @@ export { loopThresholds, type LoopLevel, type LoopObservation, type LoopPattern,
 
 const RANK: Record<LoopLevel, number> = { warning: 1, blocked: 2, abort: 3 };
 const NO_REPORT: LoopReport = Object.freeze({ verdicts: [], notes: [] });
+const NO_TOOLS: ReadonlySet<string> = new Set();
 
 /**
  * Watches one turn's successful calls over a sliding window for exact repeats, ping-pong and
@@ -43,7 +44,7 @@ export class LoopDetector {
     window?: LoopWindow,
   ) {
     this.size = Number.isFinite(knobs.window) && knobs.window >= 2 ? Math.floor(knobs.window) : 20;
-    this.ignore = new Set(knobs.ignoreTools);
+    this.ignore = knobs.ignoreTools.length > 0 ? new Set(knobs.ignoreTools) : NO_TOOLS; // one per round: no Set when none
     this.thresholds = loopThresholds(knobs.maxRepeats);
     if (window !== undefined && window.names.length > 0) {
       // oldest first, at most the window's size (a snapshot of a wider window keeps its newest)

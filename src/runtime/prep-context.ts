@@ -1,7 +1,7 @@
 import { isObservable, type ObservableInput } from 'rxjs';
 import type { PreparedCall } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
-import type { IterationContext, PrepContext } from './resolved-execution.js';
+import type { IterationContext, PrepContext, ResolvedAgentExecution, TurnContext } from './resolved-execution.js';
 
 /**
  * A fresh preparation context for one batch of an iteration.
@@ -13,15 +13,38 @@ import type { IterationContext, PrepContext } from './resolved-execution.js';
  * ```
  */
 export function createPrepContext(iteration: IterationContext): PrepContext {
-  return {
-    resolved: iteration.resolved,
-    turn: iteration.turn,
-    iteration,
-    seen: new Map(),
-    promptedInBatch: new Set(),
-    promptSignatureBySlot: new Map(),
-    approved: new Set(),
-  };
+  return new BatchPrepContext(iteration);
+}
+
+/** A class whose collections are made on first use: most batches need one of the four, or none. */
+class BatchPrepContext implements PrepContext {
+  readonly resolved: ResolvedAgentExecution;
+  readonly turn: TurnContext;
+  #seen: Map<string, Set<string>> | undefined = undefined;
+  #promptedInBatch: Set<string> | undefined = undefined;
+  #promptSignatureBySlot: Map<number, string> | undefined = undefined;
+  #approved: Set<number> | undefined = undefined;
+
+  constructor(readonly iteration: IterationContext) {
+    this.resolved = iteration.resolved;
+    this.turn = iteration.turn;
+  }
+
+  get seen(): Map<string, Set<string>> {
+    return (this.#seen ??= new Map());
+  }
+
+  get promptedInBatch(): Set<string> {
+    return (this.#promptedInBatch ??= new Set());
+  }
+
+  get promptSignatureBySlot(): Map<number, string> {
+    return (this.#promptSignatureBySlot ??= new Map());
+  }
+
+  get approved(): Set<number> {
+    return (this.#approved ??= new Set());
+  }
 }
 
 /**

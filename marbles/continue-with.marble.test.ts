@@ -25,6 +25,15 @@ describe('continueWith joins two stages: events pass through, each result is rep
     });
   });
 
+  it('a projection that returns the result itself emits it at once, as of(result) would', () => {
+    scheduler.run(({ cold, expectObservable }) => {
+      const source = cold('-a--r-b|', { a: e1, b: e2, r });
+      const expected = '-a--s-b|';
+      expectObservable(source.pipe(continueWith(() => s))).toBe(expected, { a: e1, b: e2, s });
+      expectObservable(source.pipe(continueWith(() => cold('(s|)', { s })))).toBe(expected, { a: e1, b: e2, s });
+    });
+  });
+
   it('waits for the projected stage after the source completes', () => {
     scheduler.run(({ cold, expectObservable }) => {
       const source = cold('r|', { r });

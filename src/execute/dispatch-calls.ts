@@ -1,4 +1,4 @@
-import { concatMap, defer, from, type Observable, type OperatorFunction } from 'rxjs';
+import { concatMap, from, type Observable, type OperatorFunction } from 'rxjs';
 import type { ParsedCall, PreparedCall, SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import { continueWith } from '../runtime/continue-with.js';
@@ -51,17 +51,16 @@ export function dispatchCalls(it: IterationContext, calls?: readonly ParsedCall[
  * ```
  */
 export function dispatchBatch(it: IterationContext, batch: readonly PreparedCall[]): Observable<TurnEvent | SlotResult> {
-  return defer(() => {
-    const { knobs } = it.resolved;
-    const { journal } = it.turn;
-    const run = journal
-      ? (call: PreparedCall): Observable<TurnEvent | SlotResult> => journaledRun(it, call, journal)
-      : (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call);
-    const parallel = dispatchMode(knobs, batch) === 'parallel';
-    return from(batch).pipe(
-      parallel ? mergeMapMany(run, knobs.maxParallelTools) : concatMap(run), // mergeMap's contract, O(1) per inner
-      untilCancelled(it.turn),
-      closeUnfinished(it, batch),
-    );
-  });
+  // the mode and the runner depend only on the batch and the agent: settled here, not per subscription
+  const { knobs } = it.resolved;
+  const { journal } = it.turn;
+  const run = journal
+    ? (call: PreparedCall): Observable<TurnEvent | SlotResult> => journaledRun(it, call, journal)
+    : (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call);
+  const parallel = dispatchMode(knobs, batch) === 'parallel';
+  return from(batch).pipe(
+    parallel ? mergeMapMany(run, knobs.maxParallelTools) : concatMap(run), // mergeMap's contract, O(1) per inner
+    untilCancelled(it.turn),
+    closeUnfinished(it, batch),
+  );
 }

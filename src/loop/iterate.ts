@@ -1,4 +1,4 @@
-import { concat, defer, from, ignoreElements, Observable, of, throwError } from 'rxjs';
+import { concat, defer, from, ignoreElements, Observable, throwError } from 'rxjs';
 import type { ChatMessage } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
 import type { TurnEvent } from '../core/events.js';
@@ -73,15 +73,15 @@ export function iterate(turn: TurnContext, snapshot: TurnSnapshot): Observable<T
 }
 
 /** The response's calls through the graph — prepare, dispatch, order by slot, collect — then the next step. */
-function afterResponse(it: IterationContext, response: ModelResponse): Observable<TurnEvent | IterationStep> {
+function afterResponse(it: IterationContext, response: ModelResponse): Observable<TurnEvent | IterationStep> | IterationStep {
   const usage = addUsage(it.snapshot, response);
   if (response.cancelled) {
     // what streamed before the cancel is kept, so the next turn sees it
     const history = response.text.length > 0 ? [...it.snapshot.history, assistant(response.text)] : it.snapshot.history;
-    return of(doneStep(nextSnapshot(it, { history, usage }), response.text, 'cancelled'));
+    return doneStep(nextSnapshot(it, { history, usage }), response.text, 'cancelled');
   }
   const parsed = parseResponse(it, response);
-  if (parsed.calls.length === 0) return of(answered(it, response, parsed, usage));
+  if (parsed.calls.length === 0) return answered(it, response, parsed, usage);
   const ctx = createPrepContext(it);
   const round: Round = { text: response.text, fromText: parsed.fromText, calls: parsed.calls };
   // concatMap over the calls, in slot order; events (approvals) on the way
@@ -111,7 +111,7 @@ export function playRound(
     collectBatch(round.calls),
     continueWith((batch: PreparedCall[]) =>
       batch.some((call) => call.paused !== undefined)
-        ? of(parkStep(it, round, batch, ctx, usage))
+        ? parkStep(it, round, batch, ctx, usage)
         : afterJournal(
             it,
             () => preparedSnapshot(it, round, batch, ctx, usage),
@@ -152,12 +152,12 @@ function answered(it: IterationContext, response: ModelResponse, parsed: ParsedR
 }
 
 /** The round joins history; then the loop detector, cancellation and the iteration cap decide. */
-function afterRound(it: IterationContext, round: Round, collected: RoundResults, usage: TurnSnapshot['usage']): Observable<TurnEvent | IterationStep> {
+function afterRound(it: IterationContext, round: Round, collected: RoundResults, usage: TurnSnapshot['usage']): Observable<TurnEvent | IterationStep> | IterationStep {
   const { resolved, snapshot } = it;
   const history = [...snapshot.history];
   appendRound(history, { text: round.text, calls: round.calls, results: collected.results, textMode: round.fromText });
   const receipts = collected.receipts.length > 0 ? [...snapshot.receipts, ...collected.receipts] : snapshot.receipts;
-  if (it.turn.cancelled()) return of(doneStep(nextSnapshot(it, { history, receipts, usage }), '', 'cancelled'));
+  if (it.turn.cancelled()) return doneStep(nextSnapshot(it, { history, receipts, usage }), '', 'cancelled');
   const detector = new LoopDetector(resolved.knobs.loopDetection, snapshot.loopWindow);
   const loop = detector.check(collected.results);
   if (loop.verdicts.length > 0) resolved.logger.warn({ turnId: it.turn.turnId, loop: loop.verdicts }, 'loop detector');
@@ -165,7 +165,7 @@ function afterRound(it: IterationContext, round: Round, collected: RoundResults,
   if (abort) return throwError(() => new LoopAbortedError(abort.tool, abort.text, history));
   const next = nextSnapshot(it, { history, receipts, usage, notes: loop.notes, loopWindow: detector.toWindow() });
   if (it.iteration >= resolved.knobs.maxToolIterations) return maxIterationsStep(it.turn, next);
-  return of(nextStep(next));
+  return nextStep(next);
 }
 
 const userMessage = (content: string): ChatMessage => ({ role: 'user', content });

@@ -60,14 +60,13 @@ export function prepareCalls(
   steps: readonly PrepStep[] = iteration.resolved.prepSteps,
   ctx?: PrepContext,
 ): OperatorFunction<ParsedCall, TurnEvent | PreparedCall> {
-  return (source) =>
-    defer(() => {
-      const batch = ctx ?? createPrepContext(iteration);
-      return source.pipe(
-        concatMapInline((call) => prepareFrom(toPrepared(call), 0, steps, batch)), // concatMap, with ready calls inline
-        takeWhile((value) => isTurnEvent(value) || value.paused === undefined, true), // a parked call is the last
-      );
-    });
+  const prepare = (source: Observable<ParsedCall>, batch: PrepContext): Observable<TurnEvent | PreparedCall> =>
+    source.pipe(
+      concatMapInline((call) => prepareFrom(toPrepared(call), 0, steps, batch)), // concatMap, with ready calls inline
+      takeWhile((value) => isTurnEvent(value) || value.paused === undefined, true), // a parked call is the last
+    );
+  // without a batch's context, each subscription makes its own
+  return (source) => (ctx ? prepare(source, ctx) : defer(() => prepare(source, createPrepContext(iteration))));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import { isObservable, Observable, type OperatorFunction } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { subscribeStage } from './stage-subscriber.js';
 
@@ -7,6 +7,8 @@ import { subscribeStage } from './stage-subscriber.js';
  * stage (any value that is not an event) is replaced by what `project` returns for it — the
  * next stage's events and result. Like `mergeMap` for the results, with the events left as they
  * are (no Observable per event). Completes when the source and every projected stage completed.
+ * A projection that returns the next stage's result itself (not an Observable) is emitted at
+ * once, as `of(result)` would be, without a subscription.
  *
  * ```
  * source:  -e-e--r|          e: events, r: the stage's result
@@ -19,7 +21,7 @@ import { subscribeStage } from './stage-subscriber.js';
  * ```
  */
 export function continueWith<T extends object, R>(
-  project: (value: T) => Observable<TurnEvent | R>,
+  project: (value: T) => Observable<TurnEvent | R> | R,
 ): OperatorFunction<TurnEvent | T, TurnEvent | R> {
   return (source) =>
     new Observable<TurnEvent | R>((subscriber) => {
@@ -39,15 +41,19 @@ export function continueWith<T extends object, R>(
             subscriber.next(value);
             return;
           }
-          let next$: Observable<TurnEvent | R>;
+          let next: Observable<TurnEvent | R> | R;
           try {
-            next$ = project(value as T);
+            next = project(value as T);
           } catch (err) {
             subscriber.error(err);
             return;
           }
+          if (!isObservable(next)) {
+            subscriber.next(next);
+            return;
+          }
           active++;
-          subscribeStage(next$, subscriber, forward, innerDone);
+          subscribeStage(next, subscriber, forward, innerDone);
         },
         () => {
           sourceDone = true;

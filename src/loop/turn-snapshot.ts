@@ -73,13 +73,67 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
  * ```
  */
 export function nextSnapshot(it: IterationContext, changes: Partial<TurnSnapshot>): TurnSnapshot {
-  const next: TurnSnapshot = {
-    ...it.snapshot,
-    model: it.model,
-    promptSignatures: it.promptSignatures.size > 0 ? Object.fromEntries(it.promptSignatures) : it.snapshot.promptSignatures,
-    activated: it.turn.activated.names(),
-    notes: [],
+  return snapshotWith(it.snapshot, changes, it);
+}
+
+/**
+ * `{ ...snapshot, ...changes }` (a field of `changes` that is undefined keeps the snapshot's),
+ * written out as one literal with the snapshot's keys in their order: the spread of a snapshot
+ * took V8's generic copy, the largest item of `nextSnapshot` (bench/RESULTS.md, "Object spread").
+ * With an iteration, the model, prompt-loop signatures and activated tools are the iteration's
+ * and the notes are consumed, unless `changes` names them (`nextSnapshot`). A snapshot with a
+ * batch in flight is rare and takes the spread.
+ *
+ * @example
+ * ```ts
+ * const next = snapshotWith(snapshot, { iteration: snapshot.iteration + 1, steering: [] });
+ * ```
+ */
+export function snapshotWith(s: TurnSnapshot, c: Partial<TurnSnapshot>, it?: IterationContext): TurnSnapshot {
+  const model = c.model ?? (it ? it.model : s.model);
+  const promptSignatures = c.promptSignatures ?? (it && it.promptSignatures.size > 0 ? Object.fromEntries(it.promptSignatures) : s.promptSignatures);
+  const activated = c.activated ?? (it ? it.turn.activated.names() : s.activated);
+  const notes = c.notes ?? (it ? [] : s.notes);
+  if (c.batch !== undefined || 'batch' in s) return { ...s, ...c, model, promptSignatures, activated, notes };
+  const conversationId = c.conversationId ?? s.conversationId;
+  // two literals, not a conditional spread (see startSnapshot); the keys of a spread, in its order
+  if (conversationId !== undefined) {
+    return {
+      version: c.version ?? s.version,
+      agent: c.agent ?? s.agent,
+      turnId: c.turnId ?? s.turnId,
+      conversationId,
+      ingress: c.ingress ?? s.ingress,
+      scope: c.scope ?? s.scope,
+      history: c.history ?? s.history,
+      iteration: c.iteration ?? s.iteration,
+      model,
+      malformedRetries: c.malformedRetries ?? s.malformedRetries,
+      notes,
+      receipts: c.receipts ?? s.receipts,
+      promptSignatures,
+      loopWindow: c.loopWindow ?? s.loopWindow,
+      activated,
+      steering: c.steering ?? s.steering,
+      usage: c.usage ?? s.usage,
+    };
+  }
+  return {
+    version: c.version ?? s.version,
+    agent: c.agent ?? s.agent,
+    turnId: c.turnId ?? s.turnId,
+    ingress: c.ingress ?? s.ingress,
+    scope: c.scope ?? s.scope,
+    history: c.history ?? s.history,
+    iteration: c.iteration ?? s.iteration,
+    model,
+    malformedRetries: c.malformedRetries ?? s.malformedRetries,
+    notes,
+    receipts: c.receipts ?? s.receipts,
+    promptSignatures,
+    loopWindow: c.loopWindow ?? s.loopWindow,
+    activated,
+    steering: c.steering ?? s.steering,
+    usage: c.usage ?? s.usage,
   };
-  // Object.assign, not a second spread: `...changes` goes through V8's generic copy (bench/RESULTS.md, "Object spread")
-  return Object.assign(next, changes);
 }

@@ -45,6 +45,8 @@ export interface AgentToolScope {
   readonly toolSearch?: Tool;
 }
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** Normalizes a tool name for exclusion checks: trimmed, lowercased. */
 export const exclusionKey = (name: string): string => name.trim().toLowerCase();
 
@@ -62,24 +64,27 @@ export const exclusionKey = (name: string): string => name.trim().toLowerCase();
 export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
   const bundles = config.bundles ?? [];
   const registry = new ToolRegistry();
-  for (const tool of [...config.tools, ...bundles.flatMap((b) => b.tools)]) {
+  const register = (tool: Tool): void => {
     if (registry.get(tool.name) !== tool) registry.add(tool);
-  }
+  };
+  for (const tool of config.tools) register(tool);
+  for (const bundle of bundles) for (const tool of bundle.tools) register(tool);
   const admits = riskProfileFilter(config.riskProfile, bundles);
-  const removed = new Set<string>();
+  // an agent is often made per turn: no empty Sets for what most agents lack
+  let removed: Set<string> | undefined;
   const admitted: Tool[] = [];
   for (const tool of registry.tools()) {
     if (admits(tool)) admitted.push(tool);
-    else removed.add(exclusionKey(tool.name));
+    else (removed ??= new Set()).add(exclusionKey(tool.name));
   }
   const deferredTools = config.deferredTools ?? [];
   const deferred: Tool[] = [];
-  const deferredNames = new Set<string>();
+  const deferredNames = deferredTools.length > 0 ? new Set<string>() : NO_NAMES;
   for (const tool of deferredTools) {
     if (registry.has(tool.name) || deferredNames.has(tool.name)) throw new DuplicateToolError(tool.name);
-    deferredNames.add(tool.name);
+    (deferredNames as Set<string>).add(tool.name);
     if (admits(tool)) deferred.push(tool);
-    else removed.add(exclusionKey(tool.name));
+    else (removed ??= new Set()).add(exclusionKey(tool.name));
   }
   if (deferredTools.length > 0 && (registry.has(TOOL_SEARCH) || deferredNames.has(TOOL_SEARCH))) {
     throw new ConfigurationError(`'${TOOL_SEARCH}' is reserved when deferred tools are configured.`);
@@ -90,8 +95,8 @@ export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
     admitted,
     deferred,
     admits,
-    removed,
-    excluded: new Set((config.excludedTools ?? []).map(exclusionKey)),
+    removed: removed ?? NO_NAMES,
+    excluded: config.excludedTools?.length ? new Set(config.excludedTools.map(exclusionKey)) : NO_NAMES,
     filterGroups: compileFilterGroups(config.filterGroups),
     activations: config.activated instanceof ActivatedToolSet ? sharedActivations(config.activated) : (config.activated ?? new ActivationStore()),
     toolSearch: deferredTools.length > 0 ? toolSearchBase() : undefined,

@@ -66,16 +66,16 @@ export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunSco
     for (const tool of base) byName.set(tool.name, tool);
     const pending = candidates.filter((tool) => activated.get(tool.name) !== tool);
     if (toolSearch && pending.length > 0 && !byName.has(toolSearch.name)) byName.set(toolSearch.name, toolSearch);
-    const hiddenNow = new Set(hidden);
+    let hiddenNow: Set<string> | undefined; // beside `hidden`, made only when an activated tool is hidden
     for (const tool of activated.tools()) {
       if (byName.has(tool.name)) continue;
       if (admitsActivated(tool)) byName.set(tool.name, tool);
-      else if (!exposes(tool)) hiddenNow.add(exclusionKey(tool.name)); // e.g. granted, and this turn's groups hide it
+      else if (!exposes(tool)) (hiddenNow ??= new Set()).add(exclusionKey(tool.name)); // e.g. granted, and this turn's groups hide it
     }
-    const isHidden = (key: string): boolean => hiddenNow.has(key) || scope.removed.has(key);
+    const isHidden = (key: string): boolean => hidden.has(key) || hiddenNow?.has(key) === true || scope.removed.has(key);
     const bySuffix = suffixIndex(byName);
-    const listed = toolSearch ? new Map(pending.map((tool) => [tool.name, tool])) : new Map<string, Tool>();
-    const pendingBySuffix = suffixIndex(listed);
+    const listed: ReadonlyMap<string, Tool> = toolSearch ? new Map(pending.map((tool) => [tool.name, tool])) : NO_TOOLS;
+    const pendingBySuffix = listed.size > 0 ? suffixIndex(listed) : NO_SUFFIXES;
     const tools = [...byName.values()];
     const self: EffectiveTools = {
       specs: tools.map((tool) => tool.spec),
@@ -94,9 +94,12 @@ export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunSco
   return build();
 }
 
+const NO_TOOLS: ReadonlyMap<string, Tool> = new Map();
+const NO_SUFFIXES: ReadonlyMap<string, Tool | null> = new Map();
+
 /** `{name}` → the one tool named `{server}__{name}`; null when several servers have it. */
-function suffixIndex(byName: ReadonlyMap<string, Tool>): Map<string, Tool | null> {
-  const index = new Map<string, Tool | null>();
+function suffixIndex(byName: ReadonlyMap<string, Tool>): ReadonlyMap<string, Tool | null> {
+  let index: Map<string, Tool | null> | undefined; // most agents have no `{server}__` names: no Map
   for (const tool of byName.values()) {
     const server = tool.attribution.server;
     const at = server !== undefined && tool.name.startsWith(`${server}__`) ? server.length : tool.name.indexOf('__');
@@ -104,7 +107,8 @@ function suffixIndex(byName: ReadonlyMap<string, Tool>): Map<string, Tool | null
     const suffix = tool.name.slice(at + 2);
     // the built-in tool_search is never answered by another tool's suffix
     if (suffix.length === 0 || suffix === TOOL_SEARCH || byName.has(suffix)) continue;
+    index ??= new Map();
     index.set(suffix, index.has(suffix) ? null : tool);
   }
-  return index;
+  return index ?? NO_SUFFIXES;
 }

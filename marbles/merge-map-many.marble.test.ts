@@ -98,6 +98,14 @@ describe.each([
     });
   });
 
+  it('unsubscribing tears the running inners down in the order they started', () => {
+    const order: string[] = [];
+    const inner = (name: string) => new Observable<string>(() => () => order.push(name));
+    const sub = of('a', 'b', 'c').pipe(op((v: string) => inner(v))).subscribe();
+    sub.unsubscribe();
+    expect(order).toEqual(['a', 'b', 'c']);
+  });
+
   it('a teardown that comes while an inner is being subscribed closes that inner at once', () => {
     const stop = new Subject<void>();
     let closedInside: boolean | undefined;

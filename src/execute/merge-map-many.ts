@@ -36,12 +36,14 @@ export function mergeMapMany<T, R>(project: (value: T, index: number) => Observa
       let active = 0;
       let index = 0;
       let sourceDone = false;
-      // the running inners, as a list through the inners themselves (no Set per batch)
+      // the running inners in the order they started, as a list through the inners themselves (no Set per batch)
       let first: InnerSubscriber<R> | undefined;
+      let last: InnerSubscriber<R> | undefined;
       const ended = (inner: InnerSubscriber<R>): void => {
         if (inner.before) inner.before.after = inner.after;
         else if (first === inner) first = inner.after;
         if (inner.after) inner.after.before = inner.before;
+        else if (last === inner) last = inner.before;
         inner.before = inner.after = undefined;
         if (!inner.completed) return;
         active--;
@@ -73,9 +75,10 @@ export function mergeMapMany<T, R>(project: (value: T, index: number) => Observa
         }
         const inner = new InnerSubscriber(subscriber, ended);
         // in the list before the inner runs, so a teardown meanwhile closes it at once (as mergeMap's does)
-        inner.after = first;
-        if (first) first.before = inner;
-        first = inner;
+        inner.before = last;
+        if (last) last.after = inner;
+        else first = inner;
+        last = inner;
         inner$.subscribe(inner);
       };
       // Registered first, so a teardown that comes while the source or an inner is still being
@@ -83,8 +86,8 @@ export function mergeMapMany<T, R>(project: (value: T, index: number) => Observa
       subscriber.add(() => {
         const running: InnerSubscriber<R>[] = [];
         for (let inner = first; inner; inner = inner.after) running.push(inner);
-        for (const inner of running) inner.unsubscribe();
-        first = undefined;
+        for (const inner of running) inner.unsubscribe(); // in the order they started, as mergeMap's
+        first = last = undefined;
         waiting.length = 0;
       });
       return subscribeStage(

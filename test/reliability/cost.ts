@@ -29,9 +29,18 @@ export function cpuMicros(fn: () => void, repeats = 5): number {
 /**
  * How much more CPU `run(large)` takes than `run(small)`: `large` should be GROWTH times
  * `small` in size. The small side is timed over several back-to-back runs (divided back), so it
- * stays well above the clock's resolution.
+ * stays well above the clock's resolution. A ratio over LINEAR_BOUND is measured again, up to
+ * three times in all, and the smallest counts: superlinear work is over the bound every time,
+ * while a collection or a busy neighbour that inflated one measurement (68 once, in a CI run
+ * where 14–20 is usual) does not repeat.
  */
 export function cpuGrowth<T>(run: (input: T) => unknown, small: T, large: T): number {
+  let best = Infinity;
+  for (let attempt = 0; attempt < 3 && best >= LINEAR_BOUND; attempt++) best = Math.min(best, growthOnce(run, small, large));
+  return best;
+}
+
+function growthOnce<T>(run: (input: T) => unknown, small: T, large: T): number {
   const batch = 8;
   const smallCost = cpuMicros(() => {
     for (let k = 0; k < batch; k++) run(small);

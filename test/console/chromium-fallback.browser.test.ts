@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumExecutable, launchChromium, SYSTEM_CHROMIUM } from './chromium.js';
+import { chromiumExecutable, launchChromium, npmChromiumEnv, SYSTEM_CHROMIUM } from './chromium.js';
 
 /** A loopback server answering every request with `respond`'s body and headers. */
 async function serve(respond: (path: string) => { body: string; headers?: Record<string, string> }): Promise<{ server: Server; origin: string }> {
@@ -63,6 +66,25 @@ describe('the npm-shipped Chromium (the fallback when /usr/bin/chromium is missi
     } finally {
       await fallback.close();
     }
+  });
+
+  it('loads NSS, NSPR and expat from its own folder, and from the machine only glibc and libgcc', async () => {
+    const path = await chromiumExecutable('npm');
+    const { stdout } = await promisify(execFile)('ldd', [path], { env: npmChromiumEnv(path) as NodeJS.ProcessEnv });
+    expect(stdout).not.toContain('not found');
+    const own = join(dirname(path), 'al2023/lib');
+    const loaded = new Map<string, string>();
+    for (const line of stdout.split('\n')) {
+      const [name, resolved] = line.trim().split(/ => | \(/);
+      if (name) loaded.set(basename(name), resolved ?? '');
+    }
+    for (const name of ['libnss3.so', 'libnssutil3.so', 'libnspr4.so', 'libplc4.so', 'libplds4.so', 'libexpat.so.1']) {
+      expect(loaded.get(name)).toBe(join(own, name));
+    }
+    // the rest is what every Linux that runs Node has
+    const fromMachine = [...loaded].filter(([, resolved]) => !resolved.startsWith(own)).map(([name]) => name);
+    const base = new Set(['linux-vdso.so.1', 'ld-linux-x86-64.so.2', 'libc.so.6', 'libm.so.6', 'libdl.so.2', 'libpthread.so.0', 'libgcc_s.so.1']);
+    expect(fromMachine.filter((name) => !base.has(name))).toEqual([]);
   });
 
   it('a system path that exists but does not start falls back to the npm-shipped one', async () => {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 
@@ -32,10 +32,13 @@ export type ChromiumSource = 'auto' | 'npm';
 
 /**
  * The Chromium that ships inside the `@sparticuz/chromium` dev dependency, unpacked once into
- * `node_modules/.cache/` (one folder per package version). The package itself unpacks into
- * `os.tmpdir()` and trusts any `chromium` file it finds there, so it runs in a child process with
- * TMPDIR set to a fresh folder, which then takes its final name with one `rename`: test files in
- * parallel workers never launch a half-written binary, and a stale `/tmp/chromium` is never used.
+ * `node_modules/.cache/` (one folder per package version), with the libraries the package ships
+ * beside it (NSS, NSPR, expat: `al2023/lib`, which a machine with only Node lacks; see
+ * `npmChromiumEnv`). The package itself unpacks into `os.tmpdir()` and trusts any `chromium` file
+ * it finds there, so it runs in a child process with TMPDIR set to a fresh folder, which then takes
+ * its final name with one `rename`: test files in parallel workers never launch a half-written
+ * binary, and a stale `/tmp/chromium` is never used. The package unpacks its libraries only where
+ * it detects Amazon Linux 2023 (a Lambda runtime); the child says it runs there.
  *
  * @example
  * ```ts
@@ -47,15 +50,29 @@ export async function npmChromium(): Promise<string> {
   const pkg = join(root, 'node_modules/@sparticuz/chromium');
   const { version } = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8')) as { version: string };
   const cache = join(root, 'node_modules/.cache/rtl-chromium');
-  const home = join(cache, version);
+  const home = join(cache, `${version}+libs`); // a folder of an older layout (no libraries) is not reused
   const binary = join(home, 'chromium');
   if (existsSync(binary)) return binary;
   await mkdir(cache, { recursive: true });
   const staging = await mkdtemp(join(cache, `${version}-`));
   try {
     const unpack = `import('@sparticuz/chromium').then(async (m) => console.log(await m.default.executablePath()))`;
-    const { stdout } = await run(process.execPath, ['-e', unpack], { cwd: root, env: { ...process.env, TMPDIR: staging } });
+    const env = { ...process.env, TMPDIR: staging, AWS_LAMBDA_JS_RUNTIME: 'nodejs20.x' };
+    const { stdout } = await run(process.execPath, ['-e', unpack], { cwd: root, env });
     if (stdout.trim() !== join(staging, 'chromium')) throw new Error(`@sparticuz/chromium unpacked to ${stdout.trim()}`);
+    if (!existsSync(join(staging, 'al2023/lib/libnss3.so'))) throw new Error('@sparticuz/chromium unpacked no libraries');
+    // the package's fonts.conf names Lambda's folders (/tmp/fonts): ours names its fonts where they
+    // end up, after the machine's own configuration where there is one
+    const fonts = [
+      '<?xml version="1.0"?>',
+      '<!DOCTYPE fontconfig SYSTEM "fonts.dtd">',
+      '<fontconfig>',
+      '  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>',
+      `  <dir>${join(home, 'fonts')}</dir>`,
+      `  <cachedir>${join(home, 'fonts-cache')}</cachedir>`,
+      '</fontconfig>',
+    ];
+    await writeFile(join(staging, 'fonts.conf'), `${fonts.join('\n')}\n`);
     await rename(staging, home);
   } catch (error) {
     if (!existsSync(binary)) throw error;
@@ -63,6 +80,23 @@ export async function npmChromium(): Promise<string> {
     await rm(staging, { recursive: true, force: true });
   }
   return binary;
+}
+
+/**
+ * The environment the npm-shipped binary runs in: its own libraries first on the loader's path
+ * (what the package does on Lambda), and its own fonts, so it starts on a machine that has glibc
+ * and nothing else of Chromium's.
+ *
+ * @example
+ * ```ts
+ * const browser = await chromium.launch({ executablePath, env: npmChromiumEnv(executablePath), args: [...CHROMIUM_ARGS] });
+ * ```
+ */
+export function npmChromiumEnv(binary: string): Record<string, string | undefined> {
+  const home = dirname(binary);
+  const libs = join(home, 'al2023/lib');
+  const inherited = process.env.LD_LIBRARY_PATH;
+  return { ...process.env, LD_LIBRARY_PATH: inherited ? `${libs}:${inherited}` : libs, FONTCONFIG_FILE: join(home, 'fonts.conf') };
 }
 
 /**
@@ -92,11 +126,14 @@ export async function chromiumExecutable(source: ChromiumSource = 'auto', system
  */
 export async function launchChromium(source: ChromiumSource = 'auto', systemPath: string = SYSTEM_CHROMIUM): Promise<Browser> {
   const executablePath = await chromiumExecutable(source, systemPath);
+  if (executablePath !== systemPath) return launchNpmChromium(executablePath);
   try {
     return await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS] });
-  } catch (error) {
+  } catch {
     // a system binary that is there but does not start (a broken install): the npm-shipped one
-    if (executablePath !== systemPath) throw error;
-    return chromium.launch({ executablePath: await npmChromium(), args: [...CHROMIUM_ARGS] });
+    return launchNpmChromium(await npmChromium());
   }
 }
+
+const launchNpmChromium = (executablePath: string): Promise<Browser> =>
+  chromium.launch({ executablePath, env: npmChromiumEnv(executablePath), args: [...CHROMIUM_ARGS] });

@@ -20,30 +20,7 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
   const scope = input.tools !== undefined ? { message: input.message, tools: [...input.tools] } : { message: input.message };
   const history = [...(input.history ?? []), { role: 'user' as const, content: input.message }];
   const activated = turn.activated.names();
-  // Two literals instead of `...(id ? { conversationId } : {})` mid-literal, which takes V8's
-  // generic copy for the whole object (bench/RESULTS.md, "Object spread"); same keys, same order.
-  if (turn.conversationId !== undefined) {
-    return {
-      version: TURN_SNAPSHOT_VERSION,
-      agent: resolved.name,
-      turnId: turn.turnId,
-      conversationId: turn.conversationId,
-      ingress: turn.ingress,
-      scope,
-      history,
-      iteration: 0,
-      model: resolved.model,
-      malformedRetries: 0,
-      notes: [],
-      receipts: [],
-      promptSignatures: {},
-      loopWindow: EMPTY_LOOP_WINDOW,
-      activated,
-      steering: [],
-      usage: { inputTokens: 0, outputTokens: 0 },
-    };
-  }
-  return {
+  const first: TurnSnapshot = {
     version: TURN_SNAPSHOT_VERSION,
     agent: resolved.name,
     turnId: turn.turnId,
@@ -61,6 +38,9 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
     steering: [],
     usage: { inputTokens: 0, outputTokens: 0 },
   };
+  // the conversation's id goes in by snapshotWith, fourth as in every snapshot, not by a
+  // conditional spread mid-literal (V8's generic copy: bench/RESULTS.md, "Object spread")
+  return turn.conversationId === undefined ? first : snapshotWith(first, { conversationId: turn.conversationId });
 }
 
 /**

@@ -57,6 +57,45 @@ describe('callProvider streams a response: text deltas as events while they arri
     expect(signals.map((s) => s.aborted)).toEqual([true]);
   });
 
+  it("a provider that ignores its signal: the turn's cancel and unsubscribing tear its stream down alone", () => {
+    const controller = new AbortController();
+    const signals: AbortSignal[] = [];
+    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const cancelled$ = cold<ProviderEvent>('-a----c(f|)', { a: text('he'), c: toolCall('x'), f: finish });
+      const dropped$ = cold<ProviderEvent>('-a----(f|)', { a: text('he'), f: finish });
+      const streams = [cancelled$, dropped$];
+      cold('---x').subscribe(() => controller.abort());
+      const ignoring = (): ModelProvider => ({ ...provider(() => streams.shift()!, signals), ignoresSignal: true });
+      const first = stage({ provider: ignoring(), signal: controller.signal }).it;
+      expectObservable(codes(callProvider(first, buildRequest(first)))).toBe('-a-(r|)', {
+        a: 'text he',
+        r: JSON.stringify({ text: 'he', toolCalls: [], cancelled: true, usage: { inputTokens: 0, outputTokens: 0 } }),
+      });
+      const second = stage({ provider: ignoring() }).it;
+      expectObservable(codes(callProvider(second, buildRequest(second))), '^-!').toBe('-a', { a: 'text he' });
+      expectSubscriptions(cancelled$.subscriptions).toBe('^--!');
+      expectSubscriptions(dropped$.subscriptions).toBe('^-!');
+    });
+    // one shared signal that never aborts: no AbortController per request
+    expect(signals).toHaveLength(2);
+    expect(signals[0]).toBe(signals[1]);
+    expect(signals.map((s) => s.aborted)).toEqual([false, false]);
+  });
+
+  it('a provider that reads its signal gets a new one per request', () => {
+    const signals: AbortSignal[] = [];
+    scheduler.run(({ cold, expectObservable }) => {
+      const response$ = cold<ProviderEvent>('-(f|)', { f: finish });
+      const { it: iteration } = stage({ provider: provider(() => response$, signals) });
+      const r = JSON.stringify({ text: '', toolCalls: [], finishReason: 'stop', cancelled: false, usage: { inputTokens: 0, outputTokens: 0 } });
+      expectObservable(codes(callProvider(iteration, buildRequest(iteration)))).toBe('-(r|)', { r });
+      expectObservable(codes(callProvider(iteration, buildRequest(iteration)))).toBe('-(r|)', { r });
+    });
+    expect(signals).toHaveLength(2);
+    expect(signals[0]).not.toBe(signals[1]);
+    expect(signals.map((s) => s.aborted)).toEqual([false, false]);
+  });
+
   it('a failing stream becomes a ProviderError naming the provider', () => {
     scheduler.run(({ cold, expectObservable }) => {
       const response$ = cold<ProviderEvent>('-a-#', { a: text('he') }, new Error('socket hang up'));

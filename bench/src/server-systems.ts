@@ -84,6 +84,7 @@ export function serverOurs(loaded: OursLib, name = 'ours'): ServerSystem {
           const provider: ModelProvider = {
             name: 'bench-server',
             nativeTools: true,
+            ignoresSignal: true, // the timer is cleared on unsubscribe: no AbortController per request
             request: (req) =>
               new Observable<ProviderEvent>((subscriber) => {
                 clock.requested();

@@ -24,7 +24,7 @@ export interface ModelResponse {
  * text; the response keeps the model's text) and usage go out as turn events while they arrive,
  * then (when the provider reported a response id or model) a `response` event, then the
  * response. Cancelling (the turn's signal, or unsubscribing)
- * aborts the provider's signal and tears its stream down; on the turn's signal the response
+ * aborts the provider's signal (none is made for a provider that `ignoresSignal`) and tears its stream down; on the turn's signal the response
  * still comes, `cancelled`, with the text streamed so far. Failures become `ProviderError`, and
  * so does a stream that sends no event for `knobs.providerIdleTimeoutMs` (its signal is aborted).
  *
@@ -43,7 +43,8 @@ export interface ModelResponse {
 export function callProvider(it: IterationContext, req: ProviderRequest): Observable<TurnEvent | ModelResponse> {
   const { resolved, turn, iteration } = it;
   return new Observable<TurnEvent | ModelResponse>((subscriber) => {
-    const controller = new AbortController();
+    // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
+    const controller = resolved.provider.ignoresSignal === true ? undefined : new AbortController();
     let text = '';
     let shown: ScrubbedDelta = { text: '', inSecret: false };
     const toolCalls: ProviderToolCall[] = [];
@@ -68,7 +69,7 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
     // a turn without a signal (cancel$ is NEVER) cannot be cancelled: nothing to listen to
     if (turn.cancel$ !== NEVER) {
       cancelSub = turn.cancel$.subscribe(() => {
-        controller.abort();
+        controller?.abort();
         streamSub?.unsubscribe();
         finish(true);
       });
@@ -76,7 +77,7 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
     if (settled) return;
     let events$: Observable<ProviderEvent>;
     try {
-      events$ = resolved.provider.request(req, controller.signal);
+      events$ = resolved.provider.request(req, controller?.signal ?? neverAborted());
     } catch (err) {
       // a provider that throws instead of returning a failing Observable still fails typed
       settled = true;
@@ -86,7 +87,7 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
     }
     const idleMs = resolved.knobs.providerIdleTimeoutMs;
     const idle = (): ProviderError => {
-      controller.abort();
+      controller?.abort();
       return new ProviderError(idleMessage(resolved.provider.name, idleMs));
     };
     streamSub = subscribeStage(
@@ -129,11 +130,18 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       cancelSub?.unsubscribe();
       if (!settled) {
         settled = true;
-        controller.abort();
+        controller?.abort();
       }
       streamSub?.unsubscribe();
     };
   });
+}
+
+let unused: AbortSignal | undefined;
+
+/** The signal a provider that ignores its signal is given: one per process, made on first use, never aborted. */
+function neverAborted(): AbortSignal {
+  return (unused ??= new AbortController().signal);
 }
 
 /** The text of a provider deadline failure. */

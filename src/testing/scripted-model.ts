@@ -49,6 +49,7 @@ export function scriptedModel(
   return {
     name: options.name ?? 'scripted',
     nativeTools: options.nativeTools ?? true,
+    ignoresSignal: true, // unsubscribing stops a script: no AbortController per request
     requests,
     request: (req) =>
       defer(() => {

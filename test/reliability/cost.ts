@@ -27,28 +27,38 @@ export function cpuMicros(fn: () => void, repeats = 5): number {
 }
 
 /**
- * How much more CPU `run(large)` takes than `run(small)`: `large` should be GROWTH times
- * `small` in size. The small side is timed over several back-to-back runs (divided back), so it
- * stays well above the clock's resolution. A ratio over LINEAR_BOUND is measured again, up to
- * three times in all, and the smallest counts: superlinear work is over the bound every time,
- * while a collection or a busy neighbour that inflated one measurement (68 once, in a CI run
- * where 14–20 is usual) does not repeat.
+ * How much more CPU `run(make(base * GROWTH))` takes than `run(make(base))`, from the four
+ * doublings in between (base, 2·base, … 16·base): the median cost ratio of one doubling, raised
+ * to the fourth power. Linear work gives about 16 and quadratic work 256, as a plain ratio would;
+ * but a machine whose cost per character steps up once between two sizes (a cache, or V8
+ * switching its string search for long subjects; 0.7 → 3.5 ns per character between 64 and
+ * 256 KB on one CI machine, flat again up to 1 MB) moves one doubling, not the median. Each size
+ * is timed over as many back-to-back runs as make up GROWTH·base characters, so no measurement
+ * is a few microseconds against the clock's resolution. A result over LINEAR_BOUND is measured
+ * again, up to three times in all, and the smallest counts: superlinear work is over the bound
+ * every time, while a collection or a busy neighbour that inflated one measurement does not repeat.
  */
-export function cpuGrowth<T>(run: (input: T) => unknown, small: T, large: T): number {
+export function cpuGrowth<T>(run: (input: T) => unknown, make: (chars: number) => T, base: number): number {
+  const inputs = [1, 2, 4, 8, 16].map((k) => ({ input: make(base * k), runs: GROWTH / k }));
   let best = Infinity;
-  for (let attempt = 0; attempt < 3 && best >= LINEAR_BOUND; attempt++) best = Math.min(best, growthOnce(run, small, large));
+  for (let attempt = 0; attempt < 3 && best >= LINEAR_BOUND; attempt++) best = Math.min(best, growthOnce(run, inputs));
   return best;
 }
 
-function growthOnce<T>(run: (input: T) => unknown, small: T, large: T): number {
-  const batch = 8;
-  const smallCost = cpuMicros(() => {
-    for (let k = 0; k < batch; k++) run(small);
-  }) / batch;
-  const largeCost = cpuMicros(() => void run(large), 3);
-  return largeCost / Math.max(smallCost, 1);
+function growthOnce<T>(run: (input: T) => unknown, inputs: readonly { input: T; runs: number }[]): number {
+  for (const { input } of inputs) run(input); // compiled code and inline caches for every size, untimed
+  const perRun = inputs.map(({ input, runs }) =>
+    Math.max(
+      cpuMicros(() => {
+        for (let k = 0; k < runs; k++) run(input);
+      }) / runs,
+      0.01,
+    ),
+  );
+  const doublings = perRun.slice(1).map((cost, k) => cost / perRun[k]).sort((a, b) => a - b);
+  const median = (doublings[1] + doublings[2]) / 2;
+  return median ** 4;
 }
 
-/** `unit` repeated to at least `chars` characters, between an optional prefix and suffix. */
 export const fill = (chars: number, unit: string, prefix = '', suffix = ''): string =>
   prefix + unit.repeat(Math.max(1, Math.ceil((chars - prefix.length - suffix.length) / unit.length))) + suffix;

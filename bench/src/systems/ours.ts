@@ -58,6 +58,7 @@ export function benchProvider(ours: OursLib, calls: readonly ScriptedCall[]): Mo
   return {
     name: 'bench',
     nativeTools: true,
+    ignoresSignal: true, // a synchronous script: nothing to abort
     request: (req): Observable<ProviderEvent> => (req.messages[req.messages.length - 1]?.role === 'tool' ? final : batch),
   };
 }

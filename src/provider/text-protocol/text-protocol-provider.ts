@@ -33,6 +33,7 @@ export function textProtocolProvider(inner: ModelProvider, options: TextProtocol
     ...(inner.telemetryName !== undefined ? { telemetryName: inner.telemetryName } : {}),
     ...(inner.server !== undefined ? { server: inner.server } : {}),
     nativeTools: false,
+    ...(inner.ignoresSignal === true ? { ignoresSignal: true } : {}),
     textProtocol: textToolProtocol(options),
     request: (req: ProviderRequest, signal: AbortSignal) => inner.request(textRequest(req), signal),
   });

@@ -5,7 +5,7 @@ import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provid
 import { scrubDelta, type ScrubbedDelta } from '../results/scrub-delta.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
-import { idleDeadline } from './idle-deadline.js';
+import { IdleTimer } from './idle-timer.js';
 
 /** A provider response, assembled from its stream. */
 export interface ModelResponse {
@@ -56,9 +56,11 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
     let settled = false;
     let streamSub: Subscription | undefined;
     let cancelSub: Subscription | undefined;
+    let idle: IdleTimer | undefined;
     const finish = (cancelled: boolean): void => {
       if (settled) return;
       settled = true;
+      idle?.stop();
       cancelSub?.unsubscribe();
       if (responseId !== undefined || responseModel !== undefined) {
         subscriber.next({ type: 'response', iteration, responseId, responseModel, finishReason });
@@ -85,15 +87,20 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       subscriber.error(asProviderError(resolved.provider.name, err));
       return;
     }
-    const idleMs = resolved.knobs.providerIdleTimeoutMs;
-    const idle = (): ProviderError => {
-      controller?.abort();
-      return new ProviderError(idleMessage(resolved.provider.name, idleMs));
+    const fail = (err: unknown): void => {
+      if (settled) return;
+      if (turn.cancelled()) return finish(true);
+      settled = true;
+      idle?.stop();
+      cancelSub?.unsubscribe();
+      subscriber.error(asProviderError(resolved.provider.name, err));
     };
+    // idleDeadline's timer, kept in this Subscriber: no stage between the provider and the response
     streamSub = subscribeStage(
-      events$.pipe(idleDeadline(idleMs, idle)),
+      events$,
       subscriber,
       (event) => {
+        idle?.touch();
         switch (event.type) {
           case 'text-delta':
             if (event.text.length === 0) return;
@@ -118,15 +125,19 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
         }
       },
       () => finish(false),
-      (err: unknown) => {
-        if (settled) return;
-        if (turn.cancelled()) return finish(true);
-        settled = true;
-        cancelSub?.unsubscribe();
-        subscriber.error(asProviderError(resolved.provider.name, err));
-      },
+      fail,
     );
+    if (!settled && !subscriber.closed) {
+      const idleMs = resolved.knobs.providerIdleTimeoutMs;
+      idle = new IdleTimer(idleMs, () => {
+        streamSub?.unsubscribe();
+        controller?.abort();
+        fail(new ProviderError(idleMessage(resolved.provider.name, idleMs)));
+      });
+      idle.start();
+    }
     return () => {
+      idle?.stop();
       cancelSub?.unsubscribe();
       if (!settled) {
         settled = true;

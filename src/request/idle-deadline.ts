@@ -1,5 +1,6 @@
-import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
+import { IdleTimer } from './idle-timer.js';
 
 /**
  * Fails a stream that goes quiet: when no value (or completion) comes for `ms` after the
@@ -24,29 +25,18 @@ import { subscribeStage } from '../runtime/stage-subscriber.js';
 export function idleDeadline<T>(ms: number, onIdle: () => unknown): MonoTypeOperatorFunction<T> {
   return (source) =>
     new Observable<T>((subscriber) => {
-      const scheduler = asyncScheduler;
-      let last = scheduler.now();
-      let timer: Subscription | undefined;
-      const arm = (delay: number): void => {
-        timer = scheduler.schedule(() => {
-          const quiet = scheduler.now() - last;
-          if (quiet >= ms) {
-            sourceSub?.unsubscribe();
-            subscriber.error(onIdle());
-          } else {
-            arm(ms - quiet);
-          }
-        }, delay);
-      };
-      let sourceSub: Subscription | undefined;
-      sourceSub = subscribeStage(source, subscriber, (value) => {
-        last = scheduler.now();
+      const idle = new IdleTimer(ms, () => {
+        sourceSub.unsubscribe();
+        subscriber.error(onIdle());
+      });
+      const sourceSub: Subscription = subscribeStage(source, subscriber, (value) => {
+        idle.touch();
         subscriber.next(value);
       });
-      if (!subscriber.closed) arm(ms);
+      if (!subscriber.closed) idle.start();
       return () => {
-        timer?.unsubscribe();
-        sourceSub?.unsubscribe();
+        idle.stop();
+        sourceSub.unsubscribe();
       };
     });
 }

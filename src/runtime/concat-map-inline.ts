@@ -1,4 +1,5 @@
 import { isObservable, Observable, type OperatorFunction, type Subscriber } from 'rxjs';
+import { subscribeStage } from './stage-subscriber.js';
 
 /**
  * `concatMap` for projections that are usually ready at once. Same contract as RxJS's
@@ -81,17 +82,18 @@ export function concatMapInline<T, R>(project: (value: T, index: number) => Obse
         inner?.unsubscribe();
         waiting.length = 0;
       });
-      return source.subscribe({
-        next: (value) => {
+      return subscribeStage(
+        source,
+        subscriber,
+        (value) => {
           if (subscriber.closed) return;
           if (busy) waiting.push(value);
           else run(value);
         },
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => {
+        () => {
           sourceDone = true;
           if (!busy) subscriber.complete();
         },
-      });
+      );
     });
 }

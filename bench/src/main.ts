@@ -4,6 +4,7 @@ import os from 'node:os';
 import { hasGc } from './measure.js';
 import { measureMemory } from './memory.js';
 import { headline, measureOverhead, overheadTable, scalingTable } from './overhead.js';
+import { peersLine } from './peers.js';
 import { measurePostGc, postGcTable } from './post-gc.js';
 import { measureServer, serverTables } from './server.js';
 import { serverFloor, serverOurs, serverVercel } from './server-systems.js';
@@ -17,10 +18,12 @@ import type { System } from './workload.js';
 /**
  * `npm run bench [-- --quick] [-- --only=post-gc,server,overhead,streaming,memory] [-- --sizes=1000,10000]
  * [-- --post-gc-sizes=1,10,1000] [-- --server-c=10,100,1000,10000] [-- --server-turns=20]
- * [-- --systems=floor,ours (bare)] [-- --node=20,22,24] [-- --from-source] [-- --out=bench/last-run.md]`.
+ * [-- --systems=floor,ours (bare)] [-- --node=20,22,24] [-- --peers=pinned|next] [-- --from-source] [-- --out=bench/last-run.md]`.
  * Prints markdown tables; never fails on a slow figure (benchmarks are not tests). The post-GC
  * and server regimes run first: once OpenAI Agents has run, its AsyncLocalStorage keeps Node's
  * promise hooks on for the rest of the process (see RESULTS.md), and they do not include it.
+ * `--peers=next` runs the peers' newest releases (Node >= 22, the default there), `pinned` the
+ * ones of bench/package.json (the default on Node 20): see peers.ts.
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -50,6 +53,8 @@ out.push(
     .map((l) => l.toFixed(1))
     .join(' ')} at start. ours = ${loaded.from}. Command: \`npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}\``,
 );
+out.push('');
+out.push(peersLine());
 out.push('');
 out.push('Systems:');
 for (const s of systems) out.push(`- **${s.name}**: ${s.note}`);

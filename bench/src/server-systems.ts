@@ -1,7 +1,6 @@
-import { generateText, stepCountIs, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { Observable } from 'rxjs';
 import type { ModelProvider, ProviderEvent } from '../../src/index.js';
+import { aiMajor, generateText, MockLanguageModel, mockName, stepCountIs, tool } from './systems/ai-peer.js';
 import type { OursLib } from './systems/ours.js';
 import { argsSchema } from './workload.js';
 import {
@@ -114,16 +113,20 @@ export function serverOurs(loaded: OursLib, name = 'ours'): ServerSystem {
   };
 }
 
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
+type GenerateResult = Awaited<ReturnType<MockLanguageModel['doGenerate']>>;
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 10, text: 10, reasoning: undefined },
 };
 
-/** Vercel AI SDK: `generateText` with a mock model behind the same timer, tools defined once. */
+/**
+ * Vercel AI SDK: `generateText` with a mock model behind the same timer, tools defined once. The
+ * clock reaches the tool as its context: `experimental_context` in ai 6, `toolsContext` (per tool
+ * name, read as `options.context`) in ai 7, which dropped `experimental_context`.
+ */
 export const serverVercel: ServerSystem = {
   name: 'vercel-ai',
-  note: 'generateText + MockLanguageModelV3 (2 ms timer), stopWhen stepCountIs(4), tools defined once',
+  note: `generateText + ${mockName} (2 ms timer), stopWhen stepCountIs(4), tools defined once`,
   prepare(): ServerPrepared {
     const results: GenerateResult[] = Array.from({ length: ITERATIONS }, (_, k) => ({
       content: serverCalls(k).map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: c.arguments })),
@@ -136,12 +139,13 @@ export const serverVercel: ServerSystem = {
       noop: tool({
         description: 'Waits 0-1 ms and says ok.',
         inputSchema: argsSchema,
-        execute: (input, options) => timedTool(input.i, options.experimental_context as IterationClock),
+        execute: (input, options) =>
+          timedTool(input.i, (aiMajor >= 7 ? (options as { context?: unknown }).context : options.experimental_context) as IterationClock),
       }),
     };
     return {
       conversation(_id, clock) {
-        const model: MockLanguageModelV3 = new MockLanguageModelV3({
+        const model: MockLanguageModel = new MockLanguageModel({
           doGenerate: async (options) => {
             model.doGenerateCalls.length = 0; // the mock's log would grow for the whole run
             clock.requested();
@@ -153,9 +157,10 @@ export const serverVercel: ServerSystem = {
             return results[Math.min(k, ITERATIONS)];
           },
         });
+        const context = aiMajor >= 7 ? ({ toolsContext: { noop: clock } } as object) : { experimental_context: clock };
         return {
           async turn() {
-            const result = await generateText({ model, tools, prompt: 'go', stopWhen: stepCountIs(ITERATIONS + 1), experimental_context: clock });
+            const result = await generateText({ model, tools, prompt: 'go', stopWhen: stepCountIs(ITERATIONS + 1), ...context });
             clock.turnEnded();
             if (result.text !== SERVER_FINAL) throw new Error(`vercel-ai: unexpected answer ${JSON.stringify(result.text)}`);
           },

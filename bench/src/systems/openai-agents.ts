@@ -1,5 +1,10 @@
-import { Agent, Runner, tool, Usage, type Model, type ModelRequest, type ModelResponse } from '@openai/agents-core';
+import type * as AgentsCore from '@openai/agents-core';
+import type { Model, ModelRequest, ModelResponse } from '@openai/agents-core';
+import { importPeer } from '../peers.js';
 import { argsSchema, FINAL_TEXT, noop, scriptedCalls, TOOL_DESCRIPTION, TOOL_NAME, type PreparedSystem, type ScriptedCall, type System } from '../workload.js';
+
+// agents-core 0.14 (pinned) or 0.20 (next, bench/src/peers.ts): what this file uses is the same in both.
+const { Agent, Runner, tool, Usage } = await importPeer<typeof AgentsCore>('@openai/agents-core');
 
 /** A fake Model: the batch of function calls until the input ends with a tool result, then a message. */
 class FakeModel implements Model {

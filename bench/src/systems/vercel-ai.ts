@@ -1,8 +1,7 @@
-import { generateText, stepCountIs, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import { generateText, MockLanguageModel, mockName, stepCountIs, tool } from './ai-peer.js';
 import { argsSchema, FINAL_TEXT, noop, scriptedCalls, TOOL_DESCRIPTION, TOOL_NAME, type PreparedSystem, type ScriptedCall, type System } from '../workload.js';
 
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
+type GenerateResult = Awaited<ReturnType<MockLanguageModel['doGenerate']>>;
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -26,9 +25,9 @@ function callsResult(calls: readonly ScriptedCall[]): GenerateResult {
 }
 
 /** A mock model that asks for the batch until the last prompt message is a tool result. */
-function mockModel(calls: readonly ScriptedCall[]): MockLanguageModelV3 {
+function mockModel(calls: readonly ScriptedCall[]): MockLanguageModel {
   const batch = callsResult(calls);
-  const model: MockLanguageModelV3 = new MockLanguageModelV3({
+  const model: MockLanguageModel = new MockLanguageModel({
     doGenerate: async (options) => {
       // The mock records every call; forget them so a long run does not measure the mock's log.
       model.doGenerateCalls.length = 0;
@@ -43,13 +42,14 @@ const tools = {
 };
 
 /**
- * Vercel AI SDK: `generateText` with `MockLanguageModelV3` from `ai/test`, two steps (the batch,
- * then text). Tool calls of a step run concurrently (no cap), inputs are validated by the zod
- * schema; observers: experimental_onToolCallStart / experimental_onToolCallFinish.
+ * Vercel AI SDK: `generateText` with `MockLanguageModelV3` from `ai/test` (`MockLanguageModelV4`
+ * in ai 7), two steps (the batch, then text). Tool calls of a step run concurrently (no cap),
+ * inputs are validated by the zod schema; observers: experimental_onToolCallStart /
+ * experimental_onToolCallFinish (in ai 7, deprecated aliases of onToolExecutionStart / End).
  */
 export const vercelAi: System = {
   name: 'vercel-ai',
-  note: 'generateText + MockLanguageModelV3, stopWhen stepCountIs(2), onToolCallStart/Finish observers',
+  note: `generateText + ${mockName}, stopWhen stepCountIs(2), onToolCallStart/Finish observers`,
   prepare(n): PreparedSystem {
     const model = mockModel(scriptedCalls(n));
     let observed = 0;

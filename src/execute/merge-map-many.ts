@@ -1,4 +1,5 @@
-import { from, Observable, type ObservableInput, type OperatorFunction, Subscriber } from 'rxjs';
+import { from, Observable, type ObservableInput, type OperatorFunction, type Subscriber } from 'rxjs';
+import { LeanSubscriber } from '../runtime/lean-subscriber.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
@@ -111,7 +112,7 @@ export function mergeMapMany<T, R>(project: (value: T, index: number) => Observa
  * inner's own teardown (as mergeMap's finalizer does), once, whether it completed or was torn
  * down. One object per inner, instead of a wrapper Observable and its Subscriber.
  */
-class InnerSubscriber<R> extends Subscriber<R> {
+class InnerSubscriber<R> extends LeanSubscriber<R> {
   completed = false;
   /** Its neighbours in the list of running inners. */
   before: InnerSubscriber<R> | undefined = undefined;

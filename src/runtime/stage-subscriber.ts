@@ -1,4 +1,5 @@
-import { type Observable, Subscriber, type Subscription } from 'rxjs';
+import type { Observable, Subscriber, Subscription } from 'rxjs';
+import { LeanSubscriber } from './lean-subscriber.js';
 
 /**
  * The Subscriber a stage of the loop subscribes to its source with: each value goes to
@@ -14,14 +15,16 @@ import { type Observable, Subscriber, type Subscription } from 'rxjs';
  * new Observable<T>((subscriber) => subscribeStage(source, subscriber, (v) => subscriber.next(v)));
  * ```
  */
-export class StageSubscriber<T> extends Subscriber<T> {
+export class StageSubscriber<T> extends LeanSubscriber<T> {
   constructor(
     destination: Subscriber<never>,
     private readonly onNext: (value: T) => void,
     private readonly onComplete?: () => void,
     private readonly onError?: (err: unknown) => void,
   ) {
-    super(destination);
+    super(); // `super(destination)` would add this one to it before LeanSubscriber's fields exist
+    this.destination = destination;
+    destination.add(this);
   }
 
   protected override _next(value: T): void {

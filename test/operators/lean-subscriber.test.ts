@@ -1,0 +1,162 @@
+import { Observable, Subject, Subscriber, Subscription, UnsubscriptionError } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { LeanSubscriber } from '../../src/runtime/lean-subscriber.js';
+import { subscribeStage } from '../../src/runtime/stage-subscriber.js';
+
+/** The smallest LeanSubscriber: values go to `seen`. */
+class Probe<T> extends LeanSubscriber<T> {
+  constructor(readonly seen: unknown[] = []) {
+    super();
+  }
+
+  protected override _next(value: T): void {
+    this.seen.push(value);
+  }
+}
+
+/** A RxJS Subscriber with one teardown, to count what RxJS itself keeps in its array. */
+const rxjsSubscriber = () => new Subscriber<unknown>();
+
+describe('LeanSubscriber keeps what Subscription.add promises, without an array per Subscriber', () => {
+  it('runs its teardowns once, in the order they were added, when it ends', () => {
+    const order: string[] = [];
+    const probe = new Probe();
+    probe.add(() => order.push('a'));
+    probe.add(new Subscription(() => order.push('b'))); // RxJS's own, kept by RxJS
+    probe.add({ unsubscribe: () => order.push('c') });
+    probe.add(() => order.push('d'));
+    probe.unsubscribe();
+    probe.unsubscribe();
+    expect(order).toEqual(['b', 'a', 'c', 'd']); // RxJS's own Subscriptions first, then ours in order
+    expect(probe.closed).toBe(true);
+  });
+
+  it('a teardown added after it ended runs at once; nothing, itself and a closed child are ignored', () => {
+    const probe = new Probe();
+    const ran: string[] = [];
+    probe.add(undefined);
+    probe.add(probe);
+    const closedChild = new Probe();
+    closedChild.unsubscribe();
+    probe.add(closedChild);
+    probe.unsubscribe();
+    probe.add(() => ran.push('late'));
+    expect(ran).toEqual(['late']);
+  });
+
+  it('a child that ends first leaves its parent: the parent neither holds nor ends it again', () => {
+    const parent = new Probe();
+    const first = new Probe();
+    const second = new Probe();
+    const ended: string[] = [];
+    first.add(() => ended.push('first'));
+    second.add(() => ended.push('second'));
+    parent.add(first);
+    parent.add(first); // added twice: kept once
+    parent.add(second);
+    first.unsubscribe();
+    expect(ended).toEqual(['first']);
+    const later = new Probe();
+    later.add(() => ended.push('later'));
+    parent.add(later);
+    parent.unsubscribe();
+    expect(ended).toEqual(['first', 'second', 'later']);
+    expect([first.closed, second.closed, later.closed]).toEqual([true, true, true]);
+  });
+
+  it('remove forgets a teardown, and a removed child no longer names that parent', () => {
+    const parent = new Probe();
+    const child = new Probe();
+    const ran: string[] = [];
+    const teardown = () => ran.push('teardown');
+    parent.add(teardown);
+    parent.add(child);
+    parent.remove(teardown);
+    parent.remove(child);
+    parent.unsubscribe();
+    expect(ran).toEqual([]);
+    expect(child.closed).toBe(false);
+    const other = new Probe();
+    other.add(child); // free again: linked to its new parent
+    other.unsubscribe();
+    expect(child.closed).toBe(true);
+  });
+
+  it('a child added to a second parent ends with either of them', () => {
+    const a = new Probe();
+    const b = new Probe();
+    const child = new Probe();
+    a.add(child);
+    b.add(child); // a second parent: RxJS links it
+    b.unsubscribe();
+    expect(child.closed).toBe(true);
+    a.unsubscribe();
+  });
+
+  it('every teardown runs even when some throw; their errors come together as one UnsubscriptionError', () => {
+    const probe = new Probe();
+    const ran: string[] = [];
+    probe.add(() => {
+      throw new Error('one');
+    });
+    probe.add(() => ran.push('after one'));
+    probe.add(
+      new Subscription(() => {
+        throw new UnsubscriptionError([new Error('two'), new Error('three')]);
+      }),
+    );
+    probe.add(() => {
+      throw new Error('four');
+    });
+    let caught: unknown;
+    try {
+      probe.unsubscribe();
+    } catch (err) {
+      caught = err;
+    }
+    expect(ran).toEqual(['after one']);
+    expect(caught).toBeInstanceOf(UnsubscriptionError);
+    expect((caught as UnsubscriptionError).errors.map((e) => (e as Error).message)).toEqual(['two', 'three', 'one', 'four']);
+  });
+
+  it('RxJS Subscribers that hold it still unsubscribe it, and let go of it when it ends first', () => {
+    const holder = rxjsSubscriber();
+    const probe = new Probe();
+    holder.add(probe);
+    probe.unsubscribe(); // leaves holder's list (RxJS's link)
+    const other = new Probe();
+    holder.add(other);
+    holder.unsubscribe();
+    expect(other.closed).toBe(true);
+  });
+});
+
+describe('stages on LeanSubscribers tear down as RxJS operators do', () => {
+  it('unsubscribing the end of a chain of stages tears every source down, innermost last', () => {
+    const torn: string[] = [];
+    const source = new Observable<number>(() => () => torn.push('source'));
+    const stage = (name: string) => (input: Observable<number>) =>
+      new Observable<number>((subscriber) => {
+        subscribeStage(input, subscriber, (v) => subscriber.next(v));
+        return () => torn.push(name);
+      });
+    const sub = stage('outer')(stage('inner')(source)).subscribe();
+    sub.unsubscribe();
+    expect(torn).toEqual(['source', 'inner', 'outer']);
+  });
+
+  it('a stage whose source completes drops it from its Subscriber at once', () => {
+    const subject = new Subject<number>();
+    const seen: number[] = [];
+    const stage = new Observable<number>((subscriber) => {
+      subscribeStage(subject, subscriber, (v) => subscriber.next(v), () => undefined);
+    });
+    const sub = stage.subscribe((v) => seen.push(v));
+    subject.next(1);
+    subject.complete();
+    expect(subject.observed).toBe(false);
+    expect(sub.closed).toBe(false); // the stage's onComplete did not complete it
+    sub.unsubscribe();
+    expect(seen).toEqual([1]);
+  });
+});

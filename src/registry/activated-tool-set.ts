@@ -1,5 +1,7 @@
 import type { Tool } from '../core/tool.js';
 
+const NO_NAMES: readonly string[] = Object.freeze([]);
+
 /**
  * The deferred tools activated so far (by `tool_search`, or up front by an `always` filter
  * group). Each conversation has one (`ActivationStore`); a set given to `createAgent({ activated })`
@@ -16,6 +18,8 @@ import type { Tool } from '../core/tool.js';
 export class ActivatedToolSet {
   readonly #tools = new Map<string, Tool>();
   #version = 0;
+  #names: readonly string[] = NO_NAMES;
+  #namesVersion = 0;
 
   constructor(tools: Iterable<Tool> = []) {
     for (const tool of tools) this.activate(tool);
@@ -47,8 +51,13 @@ export class ActivatedToolSet {
     return this.#version;
   }
 
-  names(): string[] {
-    return [...this.#tools.keys()];
+  names(): readonly string[] {
+    // one array per version, shared by the snapshots taken meanwhile (two per iteration)
+    if (this.#namesVersion !== this.#version) {
+      this.#names = this.#tools.size === 0 ? NO_NAMES : Object.freeze([...this.#tools.keys()]);
+      this.#namesVersion = this.#version;
+    }
+    return this.#names;
   }
 
   tools(): Tool[] {

@@ -2,7 +2,7 @@ import { NEVER, Observable, type Subscription } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
-import { scrubDelta, type ScrubbedDelta } from '../results/scrub-delta.js';
+import { scrubDelta } from '../results/scrub-delta.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { IdleTimer } from './idle-timer.js';
@@ -46,7 +46,7 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
     // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
     const controller = resolved.provider.ignoresSignal === true ? undefined : new AbortController();
     let text = '';
-    let shown: ScrubbedDelta = { text: '', inSecret: false };
+    let inSecret = false; // whether the text so far ends inside a secret (scrubDelta)
     const toolCalls: ProviderToolCall[] = [];
     let finishReason: string | undefined;
     let responseId: string | undefined;
@@ -102,13 +102,15 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       (event) => {
         idle?.touch();
         switch (event.type) {
-          case 'text-delta':
+          case 'text-delta': {
             if (event.text.length === 0) return;
             text += event.text;
             // the event is rendered (scrubbed); the response keeps the text as the model wrote it
-            shown = scrubDelta(event.text, shown.inSecret);
+            const shown = scrubDelta(event.text, inSecret);
+            inSecret = shown.inSecret;
             if (shown.text.length > 0) subscriber.next({ type: 'text-delta', iteration, text: shown.text });
             return;
+          }
           case 'tool-call':
             toolCalls.push(event);
             return;

@@ -1,6 +1,6 @@
 import { Session } from 'node:inspector/promises';
 import { serverFloor, serverOurs } from './server-systems.js';
-import { CALLS_PER_TURN, IterationClock, Samples } from './server-workload.js';
+import { CALLS_PER_TURN, conversationsAtOnce, Samples } from './server-workload.js';
 import { loadOurs } from './systems/ours.js';
 
 /**
@@ -19,30 +19,14 @@ const src = process.argv.find((a) => a.startsWith('--src='))?.slice(6);
 const system = process.argv.includes('--floor') ? serverFloor : serverOurs(await loadOurs(false, src));
 const prepared = await system.prepare();
 const samples = new Samples();
-const conversations = Array.from({ length: c }, (_, k) => prepared.conversation(`conversation-${k}`, new IterationClock(samples)));
-let stop = false;
-let turns = 0;
-const run = () =>
-  Promise.all(
-    conversations.map(async (conversation) => {
-      while (!stop) {
-        await conversation.turn();
-        turns++;
-      }
-    }),
-  );
-setTimeout(() => (stop = true), 1000);
-await run();
-stop = false;
-turns = 0;
-samples.length = 0;
+const conversations = conversationsAtOnce(prepared, c, samples);
+await conversations.runFor(1000);
 const session = new Session();
 session.connect();
 await session.post('HeapProfiler.enable');
 // the includeObjectsCollectedBy… options are newer than @types/node's copy of the protocol
 await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-setTimeout(() => (stop = true), seconds * 1000);
-await run();
+const turns = await conversations.runFor(seconds * 1000);
 const { profile } = await session.post('HeapProfiler.stopSampling');
 session.disconnect();
 

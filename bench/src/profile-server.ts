@@ -5,7 +5,7 @@ import { repoRoot } from './build-ours.js';
 import { summarize } from './profile-summary.js';
 import { serverFloor, serverOurs } from './server-systems.js';
 import { ballast } from './server.js';
-import { CALLS_PER_TURN, IterationClock, Samples } from './server-workload.js';
+import { CALLS_PER_TURN, conversationsAtOnce, Samples } from './server-workload.js';
 import { loadOurs } from './systems/ours.js';
 
 /**
@@ -24,14 +24,8 @@ const system = useFloor ? serverFloor : serverOurs(await loadOurs(false, process
 const held = ballast(Number(process.argv.find((a) => a.startsWith('--ballast='))?.slice(10) ?? 150));
 const prepared = await system.prepare();
 const samples = new Samples();
-const conversations = Array.from({ length: c }, (_, k) => prepared.conversation(`conversation-${k}`, new IterationClock(samples)));
-let stop = false;
-let turns = 0;
-const run = () => Promise.all(conversations.map(async (conv) => { while (!stop) { await conv.turn(); turns++; } }));
-setTimeout(() => (stop = true), 1000);
-await run();
-stop = false;
-turns = 0;
+const conversations = conversationsAtOnce(prepared, c, samples);
+await conversations.runFor(1000);
 samples.length = 0;
 const session = new Session();
 session.connect();
@@ -40,8 +34,7 @@ await session.post('Profiler.setSamplingInterval', { interval: 200 });
 await session.post('Profiler.start');
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
-setTimeout(() => (stop = true), seconds * 1000);
-await run();
+const turns = await conversations.runFor(seconds * 1000);
 const wall = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 const { profile } = await session.post('Profiler.stop');

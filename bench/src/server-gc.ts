@@ -1,7 +1,7 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { serverFloor, serverOurs } from './server-systems.js';
 import { ballast } from './server.js';
-import { CALLS_PER_TURN, IterationClock, Samples } from './server-workload.js';
+import { CALLS_PER_TURN, conversationsAtOnce, Samples } from './server-workload.js';
 import { loadOurs } from './systems/ours.js';
 
 /**
@@ -20,22 +20,8 @@ const system = process.argv.includes('--floor') ? serverFloor : serverOurs(await
 const held = ballast(150);
 const prepared = await system.prepare();
 const samples = new Samples();
-const conversations = Array.from({ length: c }, (_, k) => prepared.conversation(`conversation-${k}`, new IterationClock(samples)));
-let stop = false;
-let turns = 0;
-const run = () =>
-  Promise.all(
-    conversations.map(async (conversation) => {
-      while (!stop) {
-        await conversation.turn();
-        turns++;
-      }
-    }),
-  );
-setTimeout(() => (stop = true), 1000);
-await run();
-stop = false;
-turns = 0;
+const conversations = conversationsAtOnce(prepared, c, samples);
+await conversations.runFor(1000);
 const kinds: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
   [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
@@ -54,8 +40,7 @@ const observer = new PerformanceObserver((list) => {
 });
 observer.observe({ entryTypes: ['gc'] });
 const cpu0 = process.cpuUsage();
-setTimeout(() => (stop = true), seconds * 1000);
-await run();
+const turns = await conversations.runFor(seconds * 1000);
 const cpu = process.cpuUsage(cpu0);
 await new Promise((resolve) => setTimeout(resolve, 50)); // the last entries
 observer.disconnect();

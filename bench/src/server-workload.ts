@@ -110,3 +110,36 @@ export interface ServerSystem {
 export interface ServerPrepared {
   conversation(id: string, clock: IterationClock): { turn(): Promise<void> };
 }
+
+/**
+ * C conversations of one prepared system, for the scripts that run one system alone
+ * (server-gc.ts, profile-server.ts, alloc-server.ts): `runFor(ms)` has every conversation run
+ * turns one after another until `ms` have passed (the turns under way then finish) and returns
+ * how many turns ended.
+ *
+ * @example
+ * ```ts
+ * const conversations = conversationsAtOnce(await system.prepare(), 100, new Samples());
+ * await conversations.runFor(1000); // warm-up
+ * const turns = await conversations.runFor(5000);
+ * ```
+ */
+export function conversationsAtOnce(prepared: ServerPrepared, c: number, samples: Samples): { runFor(ms: number): Promise<number> } {
+  const conversations = Array.from({ length: c }, (_, k) => prepared.conversation(`conversation-${k}`, new IterationClock(samples)));
+  return {
+    async runFor(ms) {
+      let stop = false;
+      let turns = 0;
+      setTimeout(() => (stop = true), ms);
+      await Promise.all(
+        conversations.map(async (conversation) => {
+          while (!stop) {
+            await conversation.turn();
+            turns++;
+          }
+        }),
+      );
+      return turns;
+    },
+  };
+}

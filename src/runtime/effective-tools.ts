@@ -1,7 +1,7 @@
 import { exclusionKey } from '../registry/agent-tool-scope.js';
 import { deferredToolsListing, bindToolSearch } from '../registry/tool-search.js';
 import { toolSelector } from '../registry/tool-selector.js';
-import { TOOL_SEARCH, type Tool } from '../core/tool.js';
+import { TOOL_SEARCH, type Tool, type ToolSpec } from '../core/tool.js';
 import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
 import type { EffectiveTools, ResolvedAgentExecution } from './resolved-execution.js';
 
@@ -32,66 +32,132 @@ export interface ToolRunScope {
  * ```
  */
 export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunScope, activated: ActivatedToolSet): EffectiveTools {
-  const scope = resolved.toolScope;
-  const { excluded } = resolved;
-  const isOut = (tool: Tool): boolean => excluded.has(exclusionKey(tool.name));
-  const narrow = run.tools ? toolSelector(run.tools, scope.bundles) : undefined;
-  const exposes = scope.filterGroups.forMessage(run.message ?? '');
-  const hidden = new Set<string>();
-  const base: Tool[] = [];
-  for (const tool of scope.admitted) {
-    if (isOut(tool)) continue;
-    if ((narrow && !narrow(tool)) || !exposes(tool)) hidden.add(exclusionKey(tool.name));
-    else base.push(tool);
-  }
-  const candidates: Tool[] = [];
-  for (const tool of scope.deferred) {
-    if (isOut(tool)) continue;
-    if ((narrow && !narrow(tool)) || !exposes(tool)) {
-      hidden.add(exclusionKey(tool.name));
-      continue;
-    }
-    candidates.push(tool);
-    if (scope.filterGroups.always(tool)) activated.activate(tool);
-  }
-  const toolSearch =
-    scope.toolSearch && candidates.length > 0 && !isOut(scope.toolSearch)
-      ? bindToolSearch(scope.toolSearch, { candidates, activated })
-      : undefined;
-  const admitsActivated = (tool: Tool): boolean => !isOut(tool) && scope.admits(tool) && (!narrow || narrow(tool)) && exposes(tool);
+  return new TurnTools(resolved, run, activated).build();
+}
 
-  const build = (): EffectiveTools => {
-    const version = activated.version;
-    const byName = new Map<string, Tool>();
-    for (const tool of base) byName.set(tool.name, tool);
-    const pending = candidates.filter((tool) => activated.get(tool.name) !== tool);
+// Two classes rather than closures: an agent is often made per turn, and a call site such as
+// `turn.tools.get(name)` then sees one method for every turn instead of a new closure per turn,
+// which optimized code would check for and a full GC would clear (bench/RESULTS.md, "Session 6").
+
+/** What stays for the whole turn: the admitted tools, the deferred candidates, what is hidden. */
+class TurnTools {
+  readonly scope: ResolvedAgentExecution['toolScope'];
+  readonly excluded: ReadonlySet<string>;
+  readonly narrow: ((tool: Tool) => boolean) | undefined;
+  readonly exposes: (tool: Tool) => boolean;
+  /** Hidden by the run's narrowing or filter groups (exclusion keys); made when one is. */
+  hidden: Set<string> | undefined = undefined;
+  readonly base: Tool[] = [];
+  readonly candidates: Tool[] = [];
+  readonly toolSearch: Tool | undefined;
+
+  constructor(
+    resolved: ResolvedAgentExecution,
+    run: ToolRunScope,
+    readonly activated: ActivatedToolSet,
+  ) {
+    const scope = (this.scope = resolved.toolScope);
+    this.excluded = resolved.excluded;
+    this.narrow = run.tools ? toolSelector(run.tools, scope.bundles) : undefined;
+    this.exposes = scope.filterGroups.forMessage(run.message ?? '');
+    for (const tool of scope.admitted) {
+      if (this.isOut(tool)) continue;
+      if (this.shown(tool)) this.base.push(tool);
+      else this.hide(tool);
+    }
+    for (const tool of scope.deferred) {
+      if (this.isOut(tool)) continue;
+      if (!this.shown(tool)) {
+        this.hide(tool);
+        continue;
+      }
+      this.candidates.push(tool);
+      if (scope.filterGroups.always(tool)) activated.activate(tool);
+    }
+    this.toolSearch =
+      scope.toolSearch && this.candidates.length > 0 && !this.isOut(scope.toolSearch)
+        ? bindToolSearch(scope.toolSearch, { candidates: this.candidates, activated })
+        : undefined;
+  }
+
+  isOut(tool: Tool): boolean {
+    return this.excluded.has(exclusionKey(tool.name));
+  }
+
+  /** Neither narrowed away by the run nor hidden by its filter groups. */
+  shown(tool: Tool): boolean {
+    return (!this.narrow || this.narrow(tool)) && this.exposes(tool);
+  }
+
+  hide(tool: Tool): void {
+    (this.hidden ??= new Set()).add(exclusionKey(tool.name));
+  }
+
+  admitsActivated(tool: Tool): boolean {
+    return !this.isOut(tool) && this.scope.admits(tool) && this.shown(tool);
+  }
+
+  build(): EffectiveTools {
+    return new IterationTools(this);
+  }
+}
+
+/** The tools of the iterations until the activated set changes. */
+class IterationTools implements EffectiveTools {
+  readonly specs: readonly ToolSpec[];
+  readonly names: readonly string[];
+  readonly deferredListing: string | undefined;
+  readonly #turn: TurnTools;
+  readonly #version: number;
+  readonly #byName = new Map<string, Tool>();
+  readonly #bySuffix: ReadonlyMap<string, Tool | null>;
+  readonly #listed: ReadonlyMap<string, Tool>;
+  readonly #pendingBySuffix: ReadonlyMap<string, Tool | null>;
+  /** Beside the turn's hidden names: activated tools this turn's filter groups hide (e.g. granted). */
+  #hiddenNow: Set<string> | undefined = undefined;
+
+  constructor(turn: TurnTools) {
+    this.#turn = turn;
+    const { activated, toolSearch } = turn;
+    this.#version = activated.version;
+    const byName = this.#byName;
+    for (const tool of turn.base) byName.set(tool.name, tool);
+    const pending = turn.candidates.filter((tool) => activated.get(tool.name) !== tool);
     if (toolSearch && pending.length > 0 && !byName.has(toolSearch.name)) byName.set(toolSearch.name, toolSearch);
-    let hiddenNow: Set<string> | undefined; // beside `hidden`, made only when an activated tool is hidden
     for (const tool of activated.tools()) {
       if (byName.has(tool.name)) continue;
-      if (admitsActivated(tool)) byName.set(tool.name, tool);
-      else if (!exposes(tool)) (hiddenNow ??= new Set()).add(exclusionKey(tool.name)); // e.g. granted, and this turn's groups hide it
+      if (turn.admitsActivated(tool)) byName.set(tool.name, tool);
+      else if (!turn.exposes(tool)) (this.#hiddenNow ??= new Set()).add(exclusionKey(tool.name));
     }
-    const isHidden = (key: string): boolean => hidden.has(key) || hiddenNow?.has(key) === true || scope.removed.has(key);
-    const bySuffix = suffixIndex(byName);
-    const listed: ReadonlyMap<string, Tool> = toolSearch ? new Map(pending.map((tool) => [tool.name, tool])) : NO_TOOLS;
-    const pendingBySuffix = listed.size > 0 ? suffixIndex(listed) : NO_SUFFIXES;
+    this.#bySuffix = suffixIndex(byName);
+    this.#listed = toolSearch ? new Map(pending.map((tool) => [tool.name, tool])) : NO_TOOLS;
+    this.#pendingBySuffix = this.#listed.size > 0 ? suffixIndex(this.#listed) : NO_SUFFIXES;
     const tools = [...byName.values()];
-    const self: EffectiveTools = {
-      specs: tools.map((tool) => tool.spec),
-      names: [...byName.keys()],
-      get: (name) => byName.get(name) ?? bySuffix.get(name) ?? undefined,
-      isExcluded: (name) => {
-        const key = exclusionKey(name);
-        return excluded.has(key) || (isHidden(key) && !byName.has(name));
-      },
-      deferredListing: toolSearch && pending.length > 0 ? deferredToolsListing(pending) : undefined,
-      pendingDeferred: (name) => (listed.get(name) ?? pendingBySuffix.get(name) ?? undefined)?.name,
-      refresh: () => (activated.version === version ? self : build()),
-    };
-    return self;
-  };
-  return build();
+    this.specs = tools.map((tool) => tool.spec);
+    this.names = [...byName.keys()];
+    this.deferredListing = toolSearch && pending.length > 0 ? deferredToolsListing(pending) : undefined;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.#byName.get(name) ?? this.#bySuffix.get(name) ?? undefined;
+  }
+
+  isExcluded(name: string): boolean {
+    const key = exclusionKey(name);
+    return this.#turn.excluded.has(key) || (this.#isHidden(key) && !this.#byName.has(name));
+  }
+
+  pendingDeferred(name: string): string | undefined {
+    return (this.#listed.get(name) ?? this.#pendingBySuffix.get(name) ?? undefined)?.name;
+  }
+
+  refresh(): EffectiveTools {
+    return this.#turn.activated.version === this.#version ? this : this.#turn.build();
+  }
+
+  #isHidden(key: string): boolean {
+    return this.#turn.hidden?.has(key) === true || this.#hiddenNow?.has(key) === true || this.#turn.scope.removed.has(key);
+  }
 }
 
 const NO_TOOLS: ReadonlyMap<string, Tool> = new Map();

@@ -28,15 +28,18 @@ export function cpuMicros(fn: () => void, repeats = 5): number {
 
 /**
  * How much more CPU `run(make(base * GROWTH))` takes than `run(make(base))`, from the four
- * doublings in between (base, 2·base, … 16·base): the median cost ratio of one doubling, raised
- * to the fourth power. Linear work gives about 16 and quadratic work 256, as a plain ratio would;
- * but a machine whose cost per character steps up once between two sizes (a cache, or V8
- * switching its string search for long subjects; 0.7 → 3.5 ns per character between 64 and
- * 256 KB on one CI machine, flat again up to 1 MB) moves one doubling, not the median. Each size
- * is timed over as many back-to-back runs as make up GROWTH·base characters, so no measurement
- * is a few microseconds against the clock's resolution. A result over LINEAR_BOUND is measured
- * again, up to three times in all, and the smallest counts: superlinear work is over the bound
- * every time, while a collection or a busy neighbour that inflated one measurement does not repeat.
+ * doublings in between (base, 2·base, … 16·base): the geometric mean of the two smallest cost
+ * ratios of one doubling, raised to the fourth power. Linear work gives about 16 and quadratic
+ * work 256, as a plain ratio would, since every doubling of quadratic work costs ~4x; but a
+ * machine whose cost per character steps up between two sizes moves one or two doublings, not the
+ * two smallest: on one CI machine the parser's cost per character goes 0.7 → 3.5 ns between 64
+ * and 256 KB and then stays flat to 1 MB, and `JSON.parse` of an object with many keys goes 12 →
+ * 50 ns at 64 KB, back to 27 at 128 KB and to 31 at 512 KB (`V8`'s dictionary objects and
+ * collections), which put a plain 16x ratio at 64–73 against the bound of 64. Each size is timed
+ * over as many back-to-back runs as make up GROWTH·base characters, so no measurement is a few
+ * microseconds against the clock's resolution. A result over LINEAR_BOUND is measured again, up
+ * to three times in all, and the smallest counts: superlinear work is over the bound every time,
+ * while a collection or a busy neighbour that inflated one measurement does not repeat.
  */
 export function cpuGrowth<T>(run: (input: T) => unknown, make: (chars: number) => T, base: number): number {
   const inputs = [1, 2, 4, 8, 16].map((k) => ({ input: make(base * k), runs: GROWTH / k }));
@@ -56,8 +59,7 @@ function growthOnce<T>(run: (input: T) => unknown, inputs: readonly { input: T; 
     ),
   );
   const doublings = perRun.slice(1).map((cost, k) => cost / perRun[k]).sort((a, b) => a - b);
-  const median = (doublings[1] + doublings[2]) / 2;
-  return median ** 4;
+  return (doublings[0] * doublings[1]) ** 2; // the two smallest doublings, their geometric mean to the fourth power
 }
 
 export const fill = (chars: number, unit: string, prefix = '', suffix = ''): string =>

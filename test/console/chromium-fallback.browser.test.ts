@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { createServer, type Server } from 'node:http';
@@ -7,6 +8,22 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumExecutable, launchChromium, npmChromiumEnv, SYSTEM_CHROMIUM } from './chromium.js';
+
+/** The program interpreter (the dynamic loader) an ELF64 little-endian executable names in its PT_INTERP header. */
+async function elfInterpreter(path: string): Promise<string> {
+  const elf = await readFile(path);
+  const phoff = Number(elf.readBigUInt64LE(0x20));
+  const phentsize = elf.readUInt16LE(0x36);
+  const phnum = elf.readUInt16LE(0x38);
+  for (let i = 0; i < phnum; i++) {
+    const ph = phoff + i * phentsize;
+    if (elf.readUInt32LE(ph) !== 3) continue; // PT_INTERP
+    const offset = Number(elf.readBigUInt64LE(ph + 8));
+    const size = Number(elf.readBigUInt64LE(ph + 32));
+    return elf.toString('latin1', offset, offset + size).replace(/\0+$/, '');
+  }
+  throw new Error(`${path} names no program interpreter`);
+}
 
 /** A loopback server answering every request with `respond`'s body and headers. */
 async function serve(respond: (path: string) => { body: string; headers?: Record<string, string> }): Promise<{ server: Server; origin: string }> {
@@ -68,9 +85,12 @@ describe('the npm-shipped Chromium (the fallback when /usr/bin/chromium is missi
     }
   });
 
-  it('loads NSS, NSPR and expat from its own folder, and from the machine only glibc and libgcc', async () => {
+  it('loads NSS, NSPR and expat from its own folder, and from the machine only glibc and libgcc (no ldd needed)', async () => {
     const path = await chromiumExecutable('npm');
-    const { stdout } = await promisify(execFile)('ldd', [path], { env: npmChromiumEnv(path) as NodeJS.ProcessEnv });
+    // the dynamic loader the binary names, asked to list what it would load (what `ldd` does, without
+    // `ldd` itself: a bash script that a machine with only Node may lack)
+    const loader = await elfInterpreter(path);
+    const { stdout } = await promisify(execFile)(loader, ['--list', path], { env: npmChromiumEnv(path) as NodeJS.ProcessEnv });
     expect(stdout).not.toContain('not found');
     const own = join(dirname(path), 'al2023/lib');
     const loaded = new Map<string, string>();

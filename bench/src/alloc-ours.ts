@@ -1,4 +1,5 @@
 import { Session } from 'node:inspector/promises';
+import { allocationBySite, topSites } from './alloc-sites.js';
 import { loadOurs, ours } from './systems/ours.js';
 
 /**
@@ -33,21 +34,6 @@ while (performance.now() - start < seconds * 1000) {
 const { profile } = await session.post('HeapProfiler.stopSampling');
 session.disconnect();
 
-interface SampledNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: SampledNode[];
-}
-const bySite = new Map<string, number>();
-let total = 0;
-const walk = (node: SampledNode): void => {
-  const { functionName, url, lineNumber } = node.callFrame;
-  const site = `${functionName || '(anonymous)'}  ${url.replace(/.*node_modules\//, '')}:${lineNumber + 1}`;
-  total += node.selfSize;
-  bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
-  for (const child of node.children) walk(child);
-};
-walk(profile.head as unknown as SampledNode);
-const perCall = (bytes: number) => (bytes / (turns * n)).toFixed(0).padStart(6);
-console.log(`ours, N=${n}: ${turns} turns sampled, ${perCall(total).trim()} B allocated per call\n`);
-for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${perCall(bytes)} B/call  ${site}`);
+const { total, bySite } = allocationBySite(profile.head);
+console.log(`ours, N=${n}: ${turns} turns sampled, ${(total / (turns * n)).toFixed(0)} B allocated per call\n`);
+console.log(topSites(bySite, turns * n, top));

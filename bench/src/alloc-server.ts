@@ -1,6 +1,7 @@
 import { Session } from 'node:inspector/promises';
 import { serverFloor, serverOurs } from './server-systems.js';
 import { CALLS_PER_TURN, conversationsAtOnce, Samples } from './server-workload.js';
+import { allocationBySite, topSites } from './alloc-sites.js';
 import { loadOurs } from './systems/ours.js';
 
 /**
@@ -30,22 +31,7 @@ const turns = await conversations.runFor(seconds * 1000);
 const { profile } = await session.post('HeapProfiler.stopSampling');
 session.disconnect();
 
-interface SampledNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: SampledNode[];
-}
-const bySite = new Map<string, number>();
-let total = 0;
-const walk = (node: SampledNode): void => {
-  const { functionName, url, lineNumber } = node.callFrame;
-  const site = `${functionName || '(anonymous)'}  ${url.replace(/.*node_modules\//, '').replace(/^file:\/\/.*?\/(src|bench)\//, '$1/')}:${lineNumber + 1}`;
-  total += node.selfSize;
-  bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
-  for (const child of node.children) walk(child);
-};
-walk(profile.head as unknown as SampledNode);
+const { total, bySite } = allocationBySite(profile.head);
 const calls = turns * CALLS_PER_TURN;
-const perCall = (bytes: number) => (bytes / calls).toFixed(0).padStart(6);
-console.log(`${system.name}, C=${c}: ${turns} turns sampled, ${perCall(total).trim()} B allocated per call (${(total / turns / 1024).toFixed(1)} KB per turn)\n`);
-for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${perCall(bytes)} B/call  ${site}`);
+console.log(`${system.name}, C=${c}: ${turns} turns sampled, ${(total / calls).toFixed(0)} B allocated per call (${(total / turns / 1024).toFixed(1)} KB per turn)\n`);
+console.log(topSites(bySite, calls, top));

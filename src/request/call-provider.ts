@@ -68,6 +68,15 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       subscriber.next({ text, toolCalls: cancelled ? [] : toolCalls, finishReason, cancelled, usage: { inputTokens, outputTokens } });
       subscriber.complete();
     };
+    /** The request failed: a ProviderError, unless the turn was cancelled meanwhile (then the text so far). */
+    const fail = (err: unknown): void => {
+      if (settled) return;
+      if (turn.cancelled()) return finish(true);
+      settled = true;
+      idle?.stop();
+      cancelSub?.unsubscribe();
+      subscriber.error(asProviderError(resolved.provider.name, err));
+    };
     // a turn without a signal (cancel$ is NEVER) cannot be cancelled: nothing to listen to
     if (turn.cancel$ !== NEVER) {
       cancelSub = turn.cancel$.subscribe(() => {
@@ -81,20 +90,9 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
     try {
       events$ = resolved.provider.request(req, controller?.signal ?? neverAborted());
     } catch (err) {
-      // a provider that throws instead of returning a failing Observable still fails typed
-      settled = true;
-      cancelSub?.unsubscribe();
-      subscriber.error(asProviderError(resolved.provider.name, err));
+      fail(err); // a provider that throws instead of returning a failing Observable still fails typed
       return;
     }
-    const fail = (err: unknown): void => {
-      if (settled) return;
-      if (turn.cancelled()) return finish(true);
-      settled = true;
-      idle?.stop();
-      cancelSub?.unsubscribe();
-      subscriber.error(asProviderError(resolved.provider.name, err));
-    };
     // idleDeadline's timer, kept in this Subscriber: no stage between the provider and the response
     streamSub = subscribeStage(
       events$,

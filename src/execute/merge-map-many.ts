@@ -1,4 +1,4 @@
-import { from, Observable, type ObservableInput, type OperatorFunction, type Subscriber } from 'rxjs';
+import { from, Observable, type ObservableInput, type OperatorFunction, Subscriber } from 'rxjs';
 import { LeanSubscriber } from '../runtime/lean-subscriber.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 
@@ -113,6 +113,9 @@ export function mergeMapMany<T, R>(project: (value: T, index: number) => Observa
  * down. One object per inner, instead of a wrapper Observable and its Subscriber.
  */
 class InnerSubscriber<R> extends LeanSubscriber<R> {
+  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
+  static readonly #shape = new InnerSubscriber(new Subscriber<never>(), () => undefined);
+
   completed = false;
   /** Its neighbours in the list of running inners. */
   before: InnerSubscriber<R> | undefined = undefined;

@@ -35,6 +35,16 @@ export class ToolRun implements ToolContext {
   #done = false;
   #sub: Subscription | undefined;
 
+  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
+  static readonly #shape = ToolRun.#exemplar();
+
+  /** A run as real ones are once started: `#start` holds a clock reading, a fraction. */
+  static #exemplar(): ToolRun {
+    const run = new ToolRun(undefined as never, undefined as never, undefined as never, undefined);
+    run.#start = 0.5;
+    return run;
+  }
+
   constructor(it: IterationContext, call: PreparedCall, subscriber: Subscriber<TurnEvent | SlotResult>, shownArgs: unknown) {
     this.#it = it;
     this.#call = call;

@@ -23,6 +23,16 @@ export class IdleTimer {
    * @param ms How long the stream may be quiet.
    * @param onIdle Called once when it was quiet for `ms` (not after `stop()`).
    */
+  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
+  static readonly #shape = IdleTimer.#exemplar();
+
+  /** A timer as real ones are once started: `#last` holds a clock reading, a fraction. */
+  static #exemplar(): IdleTimer {
+    const timer = new IdleTimer(1, () => undefined);
+    timer.#last = 0.5;
+    return timer;
+  }
+
   constructor(
     private readonly ms: number,
     private readonly onIdle: () => void,

@@ -1,4 +1,5 @@
 import { Subscriber, Subscription, type TeardownLogic, UnsubscriptionError } from 'rxjs';
+import { rxjsShapes } from './rxjs-shapes.js';
 
 /**
  * A Subscriber that keeps what is added to it (a source's Subscriber, a teardown) in a field, and
@@ -19,6 +20,8 @@ import { Subscriber, Subscription, type TeardownLogic, UnsubscriptionError } fro
  * ```
  */
 export abstract class LeanSubscriber<T> extends Subscriber<T> {
+  /** Keeps RxJS's own object layouts alive across a full GC (see rxjsShapes). */
+  static readonly #rxjs = rxjsShapes();
   #first: Teardown | undefined = undefined;
   #more: Teardown[] | undefined = undefined;
   /** The LeanSubscriber this one was added to (a StageSubscriber's destination): told when this one ends first. */

@@ -18,6 +18,9 @@ export function createPrepContext(iteration: IterationContext): PrepContext {
 
 /** A class whose collections are made on first use: most batches need one of the four, or none. */
 class BatchPrepContext implements PrepContext {
+  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
+  static readonly #shape = new BatchPrepContext({ resolved: undefined, turn: undefined } as unknown as IterationContext);
+
   readonly resolved: ResolvedAgentExecution;
   readonly turn: TurnContext;
   #seen: Map<string, Set<string>> | undefined = undefined;

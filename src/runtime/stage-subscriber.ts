@@ -1,4 +1,4 @@
-import type { Observable, Subscriber, Subscription } from 'rxjs';
+import { type Observable, Subscriber, type Subscription } from 'rxjs';
 import { LeanSubscriber } from './lean-subscriber.js';
 
 /**
@@ -16,6 +16,9 @@ import { LeanSubscriber } from './lean-subscriber.js';
  * ```
  */
 export class StageSubscriber<T> extends LeanSubscriber<T> {
+  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
+  static readonly #shape = new StageSubscriber(new Subscriber<never>(), () => undefined);
+
   constructor(
     destination: Subscriber<never>,
     private readonly onNext: (value: T) => void,

@@ -1,0 +1,63 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
+import { serverFloor, serverOurs } from './server-systems.js';
+import { IterationClock, Samples } from './server-workload.js';
+import { loadOurs } from './systems/ours.js';
+
+/**
+ * What one server-regime turn keeps alive while it waits (what every young-generation collection
+ * copies): C conversations, a heap snapshot with none of their turns running and one with all of
+ * them in flight (5 ms in: the second model call), and the difference per turn, by kind of object:
+ *
+ *   node --expose-gc --import tsx bench/src/inflight-retained.ts [C=1000] [--floor] [--src=<dir>]
+ */
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const c = Number(args[0] ?? 1000);
+const src = process.argv.find((a) => a.startsWith('--src='))?.slice(6);
+const system = process.argv.includes('--floor') ? serverFloor : serverOurs(await loadOurs(false, src));
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('needs node --expose-gc');
+const prepared = await system.prepare();
+const conversations = Array.from({ length: c }, (_, k) => prepared.conversation(`conversation-${k}`, new IterationClock(new Samples())));
+for (let r = 0; r < 3; r++) await Promise.all(conversations.map((conversation) => conversation.turn()));
+
+interface Snapshot {
+  snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+  nodes: number[];
+  strings: string[];
+}
+
+/** Bytes and counts by kind of object ("closure", "object Foo", ...) in a heap snapshot. */
+function kinds(file: string): Map<string, { bytes: number; count: number }> {
+  const s = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
+  rmSync(file);
+  const fields = s.snapshot.meta.node_fields;
+  const types = s.snapshot.meta.node_types[0];
+  const [type, name, size] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f));
+  const out = new Map<string, { bytes: number; count: number }>();
+  for (let i = 0; i < s.nodes.length; i += fields.length) {
+    const t = types[s.nodes[i + type]];
+    const key = t === 'object' || t === 'hidden' ? `${t} ${s.strings[s.nodes[i + name]]}` : t;
+    const k = out.get(key) ?? { bytes: 0, count: 0 };
+    k.bytes += s.nodes[i + size];
+    k.count++;
+    out.set(key, k);
+  }
+  return out;
+}
+
+gc();
+const idle = kinds(writeHeapSnapshot(join(tmpdir(), `inflight-idle-${process.pid}.heapsnapshot`)));
+const all = Promise.all(conversations.map((conversation) => conversation.turn()));
+await new Promise((resolve) => setTimeout(resolve, 5));
+gc();
+const busy = kinds(writeHeapSnapshot(join(tmpdir(), `inflight-busy-${process.pid}.heapsnapshot`)));
+await all;
+const rows = [...busy].map(([key, b]) => ({ key, bytes: (b.bytes - (idle.get(key)?.bytes ?? 0)) / c, count: (b.count - (idle.get(key)?.count ?? 0)) / c }));
+const total = rows.reduce((sum, r) => sum + r.bytes, 0);
+console.log(`${system.name}, C=${c}: ${total.toFixed(0)} B kept alive per turn in flight`);
+for (const r of rows.sort((x, y) => y.bytes - x.bytes).slice(0, 15)) {
+  if (r.bytes >= 20) console.log(`${r.bytes.toFixed(0).padStart(7)} B  ${r.count.toFixed(1).padStart(5)} × ${r.key}`);
+}

@@ -19,10 +19,6 @@ export class IdleTimer {
   #last = 0;
   #timer: Subscription | undefined;
 
-  /**
-   * @param ms How long the stream may be quiet.
-   * @param onIdle Called once when it was quiet for `ms` (not after `stop()`).
-   */
   /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
   static readonly #shape = IdleTimer.#exemplar();
 
@@ -33,6 +29,10 @@ export class IdleTimer {
     return timer;
   }
 
+  /**
+   * @param ms How long the stream may be quiet.
+   * @param onIdle Called once when it was quiet for `ms` (not after `stop()`).
+   */
   constructor(
     private readonly ms: number,
     private readonly onIdle: () => void,

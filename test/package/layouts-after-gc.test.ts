@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
 
-// Turns of the built package, then a full GC with no turn running, then two more turns. The
+// Turns of the built package, then a full GC with no turn running, then three more turns. The
 // markers are objects with a key of their own, so V8's map log shows where each phase starts;
 // their names are built at run time so the logged script source does not contain them.
 const probe = `

@@ -57,11 +57,15 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
     let streamSub: Subscription | undefined;
     let cancelSub: Subscription | undefined;
     let idle: IdleTimer | undefined;
-    const finish = (cancelled: boolean): void => {
-      if (settled) return;
+    /** Ends the request's own timers and listeners, once, whichever way it ends. */
+    const settle = (): void => {
       settled = true;
       idle?.stop();
       cancelSub?.unsubscribe();
+    };
+    const finish = (cancelled: boolean): void => {
+      if (settled) return;
+      settle();
       if (responseId !== undefined || responseModel !== undefined) {
         subscriber.next({ type: 'response', iteration, responseId, responseModel, finishReason });
       }
@@ -72,9 +76,7 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
     const fail = (err: unknown): void => {
       if (settled) return;
       if (turn.cancelled()) return finish(true);
-      settled = true;
-      idle?.stop();
-      cancelSub?.unsubscribe();
+      settle();
       subscriber.error(asProviderError(resolved.provider.name, err));
     };
     // a turn without a signal (cancel$ is NEVER) cannot be cancelled: nothing to listen to
@@ -137,10 +139,8 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       idle.start();
     }
     return () => {
-      idle?.stop();
-      cancelSub?.unsubscribe();
       if (!settled) {
-        settled = true;
+        settle();
         controller?.abort();
       }
       streamSub?.unsubscribe();

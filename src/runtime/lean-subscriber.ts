@@ -68,22 +68,8 @@ export abstract class LeanSubscriber<T> extends Subscriber<T> {
     const first = this.#first;
     const more = this.#more;
     this.#first = this.#more = undefined;
-    if (first !== undefined) {
-      try {
-        runTeardown(first);
-      } catch (err) {
-        errors = unsubscriptionErrors(errors, err);
-      }
-    }
-    if (more !== undefined) {
-      for (let i = 0; i < more.length; i++) {
-        try {
-          runTeardown(more[i]);
-        } catch (err) {
-          errors = unsubscriptionErrors(errors, err);
-        }
-      }
-    }
+    if (first !== undefined) errors = runCollecting(first, errors);
+    if (more !== undefined) for (let i = 0; i < more.length; i++) errors = runCollecting(more[i], errors);
     if (errors !== undefined) throw new UnsubscriptionError(errors);
   }
 }
@@ -94,6 +80,16 @@ export type Teardown = Exclude<TeardownLogic, void>;
 function runTeardown(teardown: Teardown): void {
   if (typeof teardown === 'function') teardown();
   else teardown.unsubscribe();
+}
+
+/** Runs a teardown; what it throws joins the errors so far. */
+function runCollecting(teardown: Teardown, errors: unknown[] | undefined): unknown[] | undefined {
+  try {
+    runTeardown(teardown);
+  } catch (err) {
+    return unsubscriptionErrors(errors, err);
+  }
+  return errors;
 }
 
 /** The errors so far, with `err` (an UnsubscriptionError's own errors, flattened, as RxJS does). */

@@ -11,11 +11,17 @@ import { loadOurs } from './systems/ours.js';
  * copies): C conversations, a heap snapshot with none of their turns running and one with all of
  * them in flight (5 ms in: the second model call), and the difference per turn, by kind of object:
  *
- *   node --expose-gc --import tsx bench/src/inflight-retained.ts [C=1000] [--floor] [--src=<dir>]
+ *   node --expose-gc --import tsx bench/src/inflight-retained.ts [C=1000] [--floor] [--src=<dir>] [--at=5] [--names] [--top=15]
+ *
+ * `--at=ms` takes the busy snapshot that long after the turns start; `--names` splits closures
+ * and contexts by function name, so the rows say which closures a waiting turn holds.
  */
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const c = Number(args[0] ?? 1000);
 const src = process.argv.find((a) => a.startsWith('--src='))?.slice(6);
+const at = Number(process.argv.find((a) => a.startsWith('--at='))?.slice(5) ?? 5);
+const top = Number(process.argv.find((a) => a.startsWith('--top='))?.slice(6) ?? 15);
+const byName = process.argv.includes('--names');
 const system = process.argv.includes('--floor') ? serverFloor : serverOurs(await loadOurs(false, src));
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('needs node --expose-gc');
@@ -27,6 +33,7 @@ interface Snapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
   nodes: number[];
   strings: string[];
+  locations?: number[];
 }
 
 /** Bytes and counts by kind of object ("closure", "object Foo", ...) in a heap snapshot. */
@@ -37,9 +44,15 @@ function kinds(file: string): Map<string, { bytes: number; count: number }> {
   const types = s.snapshot.meta.node_types[0];
   const [type, name, size] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f));
   const out = new Map<string, { bytes: number; count: number }>();
+  const lines = new Map<number, string>(); // a closure's node index → its function's line:column (scripts by id)
+  for (let l = 0; byName && l < (s.locations?.length ?? 0); l += 4) {
+    const loc = s.locations as number[];
+    lines.set(loc[l], `script ${loc[l + 1]} ${loc[l + 2] + 1}:${loc[l + 3] + 1}`);
+  }
   for (let i = 0; i < s.nodes.length; i += fields.length) {
     const t = types[s.nodes[i + type]];
-    const key = t === 'object' || t === 'hidden' ? `${t} ${s.strings[s.nodes[i + name]]}` : t;
+    const named = t === 'object' || t === 'hidden' || (byName && t === 'closure');
+    const key = named ? `${t} ${s.strings[s.nodes[i + name]] || lines.get(i) || ''}` : t;
     const k = out.get(key) ?? { bytes: 0, count: 0 };
     k.bytes += s.nodes[i + size];
     k.count++;
@@ -51,13 +64,13 @@ function kinds(file: string): Map<string, { bytes: number; count: number }> {
 gc();
 const idle = kinds(writeHeapSnapshot(join(tmpdir(), `inflight-idle-${process.pid}.heapsnapshot`)));
 const all = Promise.all(conversations.map((conversation) => conversation.turn()));
-await new Promise((resolve) => setTimeout(resolve, 5));
+await new Promise((resolve) => setTimeout(resolve, at));
 gc();
 const busy = kinds(writeHeapSnapshot(join(tmpdir(), `inflight-busy-${process.pid}.heapsnapshot`)));
 await all;
 const rows = [...busy].map(([key, b]) => ({ key, bytes: (b.bytes - (idle.get(key)?.bytes ?? 0)) / c, count: (b.count - (idle.get(key)?.count ?? 0)) / c }));
 const total = rows.reduce((sum, r) => sum + r.bytes, 0);
 console.log(`${system.name}, C=${c}: ${total.toFixed(0)} B kept alive per turn in flight`);
-for (const r of rows.sort((x, y) => y.bytes - x.bytes).slice(0, 15)) {
+for (const r of rows.sort((x, y) => y.bytes - x.bytes).slice(0, top)) {
   if (r.bytes >= 20) console.log(`${r.bytes.toFixed(0).padStart(7)} B  ${r.count.toFixed(1).padStart(5)} × ${r.key}`);
 }

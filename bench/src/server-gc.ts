@@ -12,6 +12,8 @@ import { loadOurs } from './systems/ours.js';
  *
  * Prints CPU µs per call and, per kind of collection, how many ran and their pauses per call.
  */
+const TIMED_START = '-- timed turns start';
+const TIMED_END = '-- timed turns end';
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const c = Number(args[0] ?? 100);
 const seconds = Number(args[1] ?? 5);
@@ -39,9 +41,11 @@ const observer = new PerformanceObserver((list) => {
   }
 });
 observer.observe({ entryTypes: ['gc'] });
+console.log(TIMED_START); // for scavenge-stats.ts, which reads V8's --trace-gc-nvp lines between the two
 const cpu0 = process.cpuUsage();
 const turns = await conversations.runFor(seconds * 1000);
 const cpu = process.cpuUsage(cpu0);
+console.log(TIMED_END);
 await new Promise((resolve) => setTimeout(resolve, 50)); // the last entries
 observer.disconnect();
 const calls = turns * CALLS_PER_TURN;

@@ -19,7 +19,7 @@ await conversation.turn(); // lazy set-up out of the count
 const sites = new Map<string, number>();
 const subscribe = Observable.prototype.subscribe;
 Observable.prototype.subscribe = function (this: Observable<unknown>, ...args: unknown[]) {
-  const frame = (new Error().stack ?? '').split('\n')[2]?.trim() ?? '?';
+  const frame = (new Error().stack ?? '').split("\n").slice(2, process.env.DEPTH ? 2 + Number(process.env.DEPTH) : 3).map((l) => l.trim()).join(" < ") || "?";
   const site = frame.replace(/\(.*\/(src|rxjs\/dist\/cjs\/internal)\//, '(');
   sites.set(site, (sites.get(site) ?? 0) + 1);
   return subscribe.apply(this, args as Parameters<typeof subscribe>);

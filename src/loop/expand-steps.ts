@@ -1,5 +1,5 @@
-import { EMPTY, from, Observable, Subscriber, type MonoTypeOperatorFunction, type ObservableInput } from 'rxjs';
-import { Stage } from '../runtime/stage.js';
+import { EMPTY, from, Observable, type MonoTypeOperatorFunction, type ObservableInput } from 'rxjs';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
  * `expand` for a turn's stream, where most values are events that expand to nothing. Same
@@ -25,87 +25,34 @@ import { Stage } from '../runtime/stage.js';
 export function expandSteps<T>(project: (value: T, index: number) => ObservableInput<T>): MonoTypeOperatorFunction<T> {
   return (source) =>
     new Observable<T>((subscriber) => {
-      const stage = new ExpandSubscriber(subscriber, project);
-      subscriber.add(stage);
-      source.subscribe(stage);
+      let active = 0;
+      let index = 0;
+      let sourceDone = false;
+      const checkComplete = (): void => {
+        if (sourceDone && active === 0) subscriber.complete();
+      };
+      const innerDone = (): void => {
+        active--;
+        checkComplete();
+      };
+      const onValue = (value: T): void => {
+        subscriber.next(value);
+        if (subscriber.closed) return;
+        let next: ObservableInput<T>;
+        try {
+          next = project(value, index++);
+        } catch (err) {
+          subscriber.error(err);
+          return;
+        }
+        if (next === EMPTY) return;
+        active++;
+        // tied to `subscriber` before it runs, so a teardown that comes meanwhile closes it at once
+        subscribeStage(from(next), subscriber, onValue, innerDone);
+      };
+      return subscribeStage(source, subscriber, onValue, () => {
+        sourceDone = true;
+        checkComplete();
+      });
     });
-}
-
-/**
- * The source's Subscriber, with the operator's state as fields rather than closures (what a
- * waiting turn keeps alive: bench/RESULTS.md, "Session 8"); each projection's values come back
- * through `expand`.
- */
-class ExpandSubscriber<T> extends Stage<T, T> {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new ExpandSubscriber<never>(new Subscriber<never>(), () => EMPTY);
-
-  /** Projections still running. */
-  #active = 0;
-  #index = 0;
-  #sourceDone = false;
-
-  constructor(
-    out: Subscriber<T>,
-    private readonly project: (value: T, index: number) => ObservableInput<T>,
-  ) {
-    super(out);
-  }
-
-  protected onValue(value: T): void {
-    this.expand(value);
-  }
-
-  protected override onEnd(): void {
-    this.#sourceDone = true;
-    this.#checkComplete();
-  }
-
-  /** A value of the source or of a projection: emitted, then projected. */
-  expand(value: T): void {
-    const out = this.out;
-    out.next(value);
-    if (out.closed) return;
-    let next: ObservableInput<T>;
-    try {
-      next = this.project(value, this.#index++);
-    } catch (err) {
-      out.error(err);
-      return;
-    }
-    if (next === EMPTY) return;
-    this.#active++;
-    // tied to `out` before it runs, so a teardown that comes meanwhile closes it at once
-    const projection = new ProjectionSubscriber(this);
-    out.add(projection);
-    from(next).subscribe(projection);
-  }
-
-  /** A projection completed. */
-  projectionDone(): void {
-    this.#active--;
-    this.#checkComplete();
-  }
-
-  #checkComplete(): void {
-    if (this.#sourceDone && this.#active === 0) this.out.complete();
-  }
-}
-
-/** A projection's Subscriber: its values are expanded in turn; its end is counted. */
-class ProjectionSubscriber<T> extends Stage<T, T> {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new ProjectionSubscriber(new ExpandSubscriber<never>(new Subscriber<never>(), () => EMPTY));
-
-  constructor(private readonly expander: ExpandSubscriber<T>) {
-    super(expander.out);
-  }
-
-  protected onValue(value: T): void {
-    this.expander.expand(value);
-  }
-
-  protected override onEnd(): void {
-    this.expander.projectionDone();
-  }
 }

@@ -3,7 +3,7 @@ import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
 import { scrubDelta } from '../results/scrub-delta.js';
-import { Stage } from '../runtime/stage.js';
+import { LeanSubscriber } from '../runtime/lean-subscriber.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { IdleTimer } from './idle-timer.js';
 
@@ -50,11 +50,12 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
  * (what a turn keeps alive while it waits for the model: bench/RESULTS.md, "Session 8").
  * Unsubscribing it from outside (the request's subscriber ended) aborts the request.
  */
-class ProviderCall extends Stage<ProviderEvent, TurnEvent | ModelResponse> {
+class ProviderCall extends LeanSubscriber<ProviderEvent> {
   /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
   static readonly #shape = new ProviderCall(undefined as never, new Subscriber<never>());
 
   readonly #it: IterationContext;
+  readonly #out: Subscriber<TurnEvent | ModelResponse>;
   #controller: AbortController | undefined = undefined;
   #text = '';
   /** Whether the text so far ends inside a secret (scrubDelta). */
@@ -70,8 +71,10 @@ class ProviderCall extends Stage<ProviderEvent, TurnEvent | ModelResponse> {
   #idle: IdleTimer | undefined = undefined;
 
   constructor(it: IterationContext, out: Subscriber<TurnEvent | ModelResponse>) {
-    super(out);
+    super(); // `super(out)` would add this one to it before LeanSubscriber's fields exist
     this.#it = it;
+    this.#out = out;
+    this.destination = out;
   }
 
   /** Sends the request; the response's events and the response go to the request's subscriber. */
@@ -79,7 +82,7 @@ class ProviderCall extends Stage<ProviderEvent, TurnEvent | ModelResponse> {
     const { resolved, turn } = this.#it;
     // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
     if (resolved.provider.ignoresSignal !== true) this.#controller = new AbortController();
-    this.out.add(this);
+    this.#out.add(this);
     // a turn without a signal (cancel$ is NEVER) cannot be cancelled: nothing to listen to
     if (turn.cancel$ !== NEVER) this.#cancelSub = turn.cancel$.subscribe(() => this.#cancel());
     if (this.#settled) return;
@@ -92,7 +95,7 @@ class ProviderCall extends Stage<ProviderEvent, TurnEvent | ModelResponse> {
     }
     // idleDeadline's timer, kept in this Subscriber: no stage between the provider and the response
     events$.subscribe(this);
-    if (!this.#settled && !this.out.closed) {
+    if (!this.#settled && !this.#out.closed) {
       const idleMs = resolved.knobs.providerIdleTimeoutMs;
       this.#idle = new IdleTimer(idleMs, () => {
         this.unsubscribe(); // settles, aborts the signal and ends the stream
@@ -111,21 +114,35 @@ class ProviderCall extends Stage<ProviderEvent, TurnEvent | ModelResponse> {
     super.unsubscribe();
   }
 
+  protected override _next(event: ProviderEvent): void {
+    try {
+      this.#onEvent(event);
+    } catch (err) {
+      this.#out.error(err);
+    }
+  }
+
   protected override _error(err: unknown): void {
     try {
       this.#fail(err);
     } catch (thrown) {
-      this.out.error(thrown);
+      this.#out.error(thrown);
     } finally {
       this.unsubscribe();
     }
   }
 
-  protected override onEnd(): void {
-    this.#finish(false);
+  protected override _complete(): void {
+    try {
+      this.#finish(false);
+    } catch (err) {
+      this.#out.error(err);
+    } finally {
+      this.unsubscribe();
+    }
   }
 
-  protected onValue(event: ProviderEvent): void {
+  #onEvent(event: ProviderEvent): void {
     this.#idle?.touch();
     switch (event.type) {
       case 'text-delta': {
@@ -134,7 +151,7 @@ class ProviderCall extends Stage<ProviderEvent, TurnEvent | ModelResponse> {
         // the event is rendered (scrubbed); the response keeps the text as the model wrote it
         const shown = scrubDelta(event.text, this.#inSecret);
         this.#inSecret = shown.inSecret;
-        if (shown.text.length > 0) this.out.next({ type: 'text-delta', iteration: this.#it.iteration, text: shown.text });
+        if (shown.text.length > 0) this.#out.next({ type: 'text-delta', iteration: this.#it.iteration, text: shown.text });
         return;
       }
       case 'tool-call':
@@ -143,7 +160,7 @@ class ProviderCall extends Stage<ProviderEvent, TurnEvent | ModelResponse> {
       case 'usage':
         this.#inputTokens += event.inputTokens;
         this.#outputTokens += event.outputTokens;
-        this.out.next({ type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens });
+        this.#out.next({ type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens });
         return;
       case 'finish':
         this.#finishReason = event.reason;
@@ -176,7 +193,7 @@ class ProviderCall extends Stage<ProviderEvent, TurnEvent | ModelResponse> {
 
   /** The response: a `response` event first when the provider named one. */
   #respond(cancelled: boolean): void {
-    const out = this.out;
+    const out = this.#out;
     const finishReason = this.#finishReason;
     if (this.#responseId !== undefined || this.#responseModel !== undefined) {
       const iteration = this.#it.iteration;
@@ -197,7 +214,7 @@ class ProviderCall extends Stage<ProviderEvent, TurnEvent | ModelResponse> {
   #failWith(err: unknown): void {
     const { turn, resolved } = this.#it;
     if (turn.cancelled()) this.#respond(true);
-    else this.out.error(asProviderError(resolved.provider.name, err));
+    else this.#out.error(asProviderError(resolved.provider.name, err));
   }
 }
 

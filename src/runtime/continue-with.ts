@@ -1,5 +1,6 @@
 import { isObservable, Observable, Subscriber, type OperatorFunction } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { LeanSubscriber } from './lean-subscriber.js';
 import { Stage } from './stage.js';
 
 /**
@@ -80,20 +81,23 @@ class ContinueSubscriber<T extends object, R> extends Stage<TurnEvent | T, TurnE
 }
 
 /** A projected stage's Subscriber: its values go out as they come; its end is counted. */
-class ProjectedSubscriber<R> extends Stage<TurnEvent | R, TurnEvent | R> {
+class ProjectedSubscriber<R> extends LeanSubscriber<TurnEvent | R> {
   /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
   static readonly #shape = new ProjectedSubscriber(new ContinueSubscriber(new Subscriber<never>(), () => undefined));
 
   constructor(private readonly parent: { readonly out: Subscriber<TurnEvent | R>; projectedDone(): void }) {
-    super(parent.out);
+    super();
+    this.destination = parent.out;
     parent.out.add(this);
   }
 
-  protected onValue(value: TurnEvent | R): void {
-    this.out.next(value);
-  }
-
-  protected override onEnd(): void {
-    this.parent.projectedDone();
+  protected override _complete(): void {
+    try {
+      this.parent.projectedDone();
+    } catch (err) {
+      this.parent.out.error(err);
+    } finally {
+      this.unsubscribe();
+    }
   }
 }

@@ -1,7 +1,7 @@
-import { Observable, Subscriber, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import { INTERRUPTED, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
-import { Stage } from '../runtime/stage.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { emitToolCall, emitToolResult } from './slot-events.js';
 import { slotResult } from './slot-result.js';
@@ -28,62 +28,40 @@ import { slotResult } from './slot-result.js';
 export function closeUnfinished(it: IterationContext, batch: readonly PreparedCall[]): OperatorFunction<TurnEvent | SlotResult, TurnEvent | SlotResult> {
   return (source) =>
     new Observable<TurnEvent | SlotResult>((subscriber) => {
-      const stage = new CloseUnfinished(subscriber, it, batch);
-      subscriber.add(stage);
-      source.subscribe(stage);
+      const finished = new Uint8Array(batch.length);
+      /** Clock reading when each slot's `tool-call` event went out (NaN: not yet). */
+      const openedAt = new Float64Array(batch.length).fill(Number.NaN);
+      let open: (unknown)[] | undefined;
+      return subscribeStage(
+        source,
+        subscriber,
+        (value) => {
+          if (!isTurnEvent(value)) finished[value.slot] = 1;
+          else if (value.type === 'tool-call') {
+            // a slot decided by preparation closes with its own outcome and no duration: no clock read
+            openedAt[value.slot] = value.executes ? it.resolved.clock.now() : 0;
+            (open ??= [])[value.slot] = value.args;
+          }
+          subscriber.next(value);
+        },
+        () => {
+          for (const call of batch) {
+            if (finished[call.slot] === 1 || subscriber.closed) continue;
+            const filled = call.filled ?? INTERRUPTED;
+            const started = openedAt[call.slot];
+            let shown: unknown;
+            if (Number.isNaN(started)) {
+              shown = emitToolCall(it, call, false, subscriber);
+            } else {
+              shown = open?.[call.slot];
+            }
+            const durationMs = Number.isNaN(started) || call.filled ? 0 : it.resolved.clock.now() - started;
+            const result = slotResult(it, call, filled.outcome, filled.success, filled.output, durationMs);
+            subscriber.next(result);
+            emitToolResult(it, result, shown, subscriber);
+          }
+          subscriber.complete();
+        },
+      );
     });
-}
-
-class CloseUnfinished extends Stage<TurnEvent | SlotResult, TurnEvent | SlotResult> {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = CloseUnfinished.#exemplar();
-
-  /** One as real ones are once a call opened: `#openedAt` holds a clock reading, a fraction. */
-  static #exemplar(): CloseUnfinished {
-    const stage = new CloseUnfinished(new Subscriber<never>(), undefined as never, [undefined as never]);
-    stage.#openedAt[0] = 0.5;
-    return stage;
-  }
-
-  /** By slot: whether its result went out. Plain arrays: a typed array costs more to make than a small batch is long. */
-  readonly #finished: boolean[];
-  /** By slot: when its `tool-call` event went out (0: decided by preparation, no clock read; NaN: not yet). */
-  readonly #openedAt: number[];
-  /** By slot: the arguments its `tool-call` event showed. */
-  #shown: unknown[] | undefined = undefined;
-
-  constructor(
-    out: Subscriber<TurnEvent | SlotResult>,
-    private readonly it: IterationContext,
-    private readonly batch: readonly PreparedCall[],
-  ) {
-    super(out);
-    this.#finished = new Array<boolean>(batch.length).fill(false);
-    this.#openedAt = new Array<number>(batch.length).fill(Number.NaN);
-  }
-
-  protected onValue(value: TurnEvent | SlotResult): void {
-    if (!isTurnEvent(value)) this.#finished[value.slot] = true;
-    else if (value.type === 'tool-call') {
-      // a slot decided by preparation closes with its own outcome and no duration: no clock read
-      this.#openedAt[value.slot] = value.executes ? this.it.resolved.clock.now() : 0;
-      (this.#shown ??= [])[value.slot] = value.args;
-    }
-    this.out.next(value);
-  }
-
-  protected override onEnd(): void {
-    const { it, out } = this;
-    for (const call of this.batch) {
-      if (this.#finished[call.slot] || out.closed) continue;
-      const filled = call.filled ?? INTERRUPTED;
-      const started = this.#openedAt[call.slot];
-      const shown = Number.isNaN(started) ? emitToolCall(it, call, false, out) : this.#shown?.[call.slot];
-      const durationMs = Number.isNaN(started) || call.filled ? 0 : it.resolved.clock.now() - started;
-      const result = slotResult(it, call, filled.outcome, filled.success, filled.output, durationMs);
-      out.next(result);
-      emitToolResult(it, result, shown, out);
-    }
-    out.complete();
-  }
 }

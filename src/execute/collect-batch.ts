@@ -1,7 +1,7 @@
-import { Observable, Subscriber, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import { INTERRUPTED, type ParsedCall, type PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
-import { Stage } from '../runtime/stage.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
  * Collects a batch's prepared calls by slot and emits the whole batch once preparation
@@ -23,43 +23,27 @@ import { Stage } from '../runtime/stage.js';
 export function collectBatch(calls?: readonly ParsedCall[]): OperatorFunction<TurnEvent | PreparedCall, TurnEvent | PreparedCall[]> {
   return (source) =>
     new Observable<TurnEvent | PreparedCall[]>((subscriber) => {
-      const stage = new CollectBatch(subscriber, calls);
-      subscriber.add(stage);
-      source.subscribe(stage);
+      const batch: PreparedCall[] = calls ? new Array(calls.length) : [];
+      return subscribeStage(
+        source,
+        subscriber,
+        (value) => {
+          if (isTurnEvent(value)) subscriber.next(value);
+          else batch[value.slot] = value;
+        },
+        () => {
+          if (calls) {
+            for (const call of calls) batch[call.slot] ??= interrupted(call);
+          } else {
+            for (let slot = 0; slot < batch.length; slot++) {
+              if (batch[slot] === undefined) batch[slot] = interrupted({ slot, id: `slot-${slot}`, name: '', args: {}, rawArguments: '{}' });
+            }
+          }
+          subscriber.next(batch);
+          subscriber.complete();
+        },
+      );
     });
-}
-
-class CollectBatch extends Stage<TurnEvent | PreparedCall, TurnEvent | PreparedCall[]> {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new CollectBatch(new Subscriber<never>(), []);
-
-  readonly #batch: PreparedCall[];
-
-  constructor(
-    out: Subscriber<TurnEvent | PreparedCall[]>,
-    private readonly calls: readonly ParsedCall[] | undefined,
-  ) {
-    super(out);
-    this.#batch = calls ? new Array(calls.length) : [];
-  }
-
-  protected onValue(value: TurnEvent | PreparedCall): void {
-    if (isTurnEvent(value)) this.out.next(value);
-    else this.#batch[value.slot] = value;
-  }
-
-  protected override onEnd(): void {
-    const batch = this.#batch;
-    if (this.calls) {
-      for (const call of this.calls) batch[call.slot] ??= interrupted(call);
-    } else {
-      for (let slot = 0; slot < batch.length; slot++) {
-        if (batch[slot] === undefined) batch[slot] = interrupted({ slot, id: `slot-${slot}`, name: '', args: {}, rawArguments: '{}' });
-      }
-    }
-    this.out.next(batch);
-    this.out.complete();
-  }
 }
 
 const interrupted = (call: ParsedCall): PreparedCall => ({ call, slot: call.slot, id: call.id, name: call.name, args: call.args, filled: INTERRUPTED });

@@ -1,6 +1,6 @@
 import { from, Observable, type ObservableInput, type OperatorFunction, Subscriber } from 'rxjs';
-import { InnerSubscriber } from '../runtime/inner-subscriber.js';
-import { Stage } from '../runtime/stage.js';
+import { LeanSubscriber } from '../runtime/lean-subscriber.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
  * `mergeMap` for batches where thousands of inner Observables run at once. Same contract as
@@ -32,107 +32,119 @@ import { Stage } from '../runtime/stage.js';
 export function mergeMapMany<T, R>(project: (value: T, index: number) => ObservableInput<R>, concurrent = Infinity): OperatorFunction<T, R> {
   return (source) =>
     new Observable<R>((subscriber) => {
-      const merge = new MergeSubscriber(subscriber, project, concurrent);
+      const waiting: T[] = [];
+      let head = 0;
+      let active = 0;
+      let index = 0;
+      let sourceDone = false;
+      // the running inners in the order they started, as a list through the inners themselves (no Set per batch)
+      let first: InnerSubscriber<R> | undefined;
+      let last: InnerSubscriber<R> | undefined;
+      const ended = (inner: InnerSubscriber<R>): void => {
+        if (inner.before) inner.before.after = inner.after;
+        else if (first === inner) first = inner.after;
+        if (inner.after) inner.after.before = inner.before;
+        else if (last === inner) last = inner.before;
+        inner.before = inner.after = undefined;
+        if (!inner.completed) return;
+        active--;
+        startNext();
+        checkComplete();
+      };
+      const checkComplete = (): void => {
+        if (sourceDone && active === 0 && head === waiting.length) subscriber.complete();
+      };
+      const startNext = (): void => {
+        while (active < concurrent && head < waiting.length && !subscriber.closed) {
+          const value = waiting[head];
+          waiting[head++] = undefined as T; // let it go
+          start(value);
+        }
+        if (head === waiting.length) {
+          waiting.length = 0;
+          head = 0;
+        }
+      };
+      const start = (value: T): void => {
+        active++;
+        let inner$: Observable<R>;
+        try {
+          inner$ = from(project(value, index++));
+        } catch (err) {
+          subscriber.error(err);
+          return;
+        }
+        const inner = new InnerSubscriber(subscriber, ended);
+        // in the list before the inner runs, so a teardown meanwhile closes it at once (as mergeMap's does)
+        inner.before = last;
+        if (last) last.after = inner;
+        else first = inner;
+        last = inner;
+        inner$.subscribe(inner);
+      };
       // Registered first, so a teardown that comes while the source or an inner is still being
       // subscribed (a tool that cancels its own turn) closes every inner at once, as mergeMap's does.
-      subscriber.add(() => merge.closeInners());
-      subscriber.add(merge);
-      source.subscribe(merge);
+      subscriber.add(() => {
+        const running: InnerSubscriber<R>[] = [];
+        for (let inner = first; inner; inner = inner.after) running.push(inner);
+        for (const inner of running) inner.unsubscribe(); // in the order they started, as mergeMap's
+        first = last = undefined;
+        waiting.length = 0;
+      });
+      return subscribeStage(
+        source,
+        subscriber,
+        (value) => {
+          if (subscriber.closed) return;
+          if (active < concurrent) start(value);
+          else waiting.push(value);
+        },
+        () => {
+          sourceDone = true;
+          checkComplete();
+        },
+      );
     });
 }
 
 /**
- * The source's Subscriber, with the operator's state as fields rather than closures (what a
- * waiting turn keeps alive: bench/RESULTS.md, "Session 8"). The running inners are a list
- * through the inners themselves, in the order they started (no Set per batch).
+ * One inner Observable's Subscriber: values and errors go to the result; `ended` runs after the
+ * inner's own teardown (as mergeMap's finalizer does), once, whether it completed or was torn
+ * down. One object per inner, instead of a wrapper Observable and its Subscriber.
  */
-class MergeSubscriber<T, R> extends Stage<T, R> {
+class InnerSubscriber<R> extends LeanSubscriber<R> {
   /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new MergeSubscriber<never, never>(new Subscriber<never>(), () => [], 1);
+  static readonly #shape = new InnerSubscriber(new Subscriber<never>(), () => undefined);
 
-  /** Values waiting for a free slot (made when the first one waits), from `#head` on. */
-  #waiting: T[] | undefined = undefined;
-  #head = 0;
-  #active = 0;
-  #index = 0;
-  #sourceDone = false;
-  #first: InnerSubscriber<R> | undefined = undefined;
-  #last: InnerSubscriber<R> | undefined = undefined;
+  completed = false;
+  /** Its neighbours in the list of running inners. */
+  before: InnerSubscriber<R> | undefined = undefined;
+  after: InnerSubscriber<R> | undefined = undefined;
 
   constructor(
-    out: Subscriber<R>,
-    private readonly project: (value: T, index: number) => ObservableInput<R>,
-    private readonly concurrent: number,
+    private readonly result: Subscriber<R>,
+    private readonly ended: (inner: InnerSubscriber<R>) => void,
   ) {
-    super(out);
+    super();
   }
 
-  protected onValue(value: T): void {
-    if (this.out.closed) return;
-    if (this.#active < this.concurrent) this.#start(value);
-    else (this.#waiting ??= []).push(value);
+  protected override _next(value: R): void {
+    this.result.next(value);
   }
 
-  protected override onEnd(): void {
-    this.#sourceDone = true;
-    this.#checkComplete();
+  protected override _error(err: unknown): void {
+    this.result.error(err);
+    this.unsubscribe();
   }
 
-  /** An inner ended (after its own teardown): out of the list, and a waiting value takes its slot. */
-  ended(inner: InnerSubscriber<R>): void {
-    if (inner.before) inner.before.after = inner.after;
-    else if (this.#first === inner) this.#first = inner.after;
-    if (inner.after) inner.after.before = inner.before;
-    else if (this.#last === inner) this.#last = inner.before;
-    inner.before = inner.after = undefined;
-    if (!inner.completed) return;
-    this.#active--;
-    this.#startNext();
-    this.#checkComplete();
+  protected override _complete(): void {
+    this.completed = true;
+    this.unsubscribe();
   }
 
-  /** The result's teardown: every running inner, in the order they started (as mergeMap's), and no more waiting. */
-  closeInners(): void {
-    const running: InnerSubscriber<R>[] = [];
-    for (let inner = this.#first; inner; inner = inner.after) running.push(inner);
-    for (const inner of running) inner.unsubscribe();
-    this.#first = this.#last = undefined;
-    if (this.#waiting !== undefined) this.#waiting.length = 0;
-  }
-
-  #checkComplete(): void {
-    if (this.#sourceDone && this.#active === 0 && this.#head === (this.#waiting?.length ?? 0)) this.out.complete();
-  }
-
-  #startNext(): void {
-    const waiting = this.#waiting;
-    if (waiting === undefined) return;
-    while (this.#active < this.concurrent && this.#head < waiting.length && !this.out.closed) {
-      const value = waiting[this.#head];
-      waiting[this.#head++] = undefined as T; // let it go
-      this.#start(value);
-    }
-    if (this.#head === waiting.length) {
-      waiting.length = 0;
-      this.#head = 0;
-    }
-  }
-
-  #start(value: T): void {
-    this.#active++;
-    let inner$: Observable<R>;
-    try {
-      inner$ = from(this.project(value, this.#index++));
-    } catch (err) {
-      this.out.error(err);
-      return;
-    }
-    const inner = new InnerSubscriber(this.out, this);
-    // in the list before the inner runs, so a teardown meanwhile closes it at once (as mergeMap's does)
-    inner.before = this.#last;
-    if (this.#last) this.#last.after = inner;
-    else this.#first = inner;
-    this.#last = inner;
-    inner$.subscribe(inner);
+  override unsubscribe(): void {
+    if (this.closed) return;
+    super.unsubscribe();
+    this.ended(this);
   }
 }

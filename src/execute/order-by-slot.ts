@@ -1,6 +1,6 @@
-import { Observable, Subscriber, type MonoTypeOperatorFunction } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
-import { Stage } from '../runtime/stage.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
  * Re-emits items in slot order (0, 1, 2, …) however they arrive: each item is held until every
@@ -20,42 +20,26 @@ import { Stage } from '../runtime/stage.js';
 export function orderBySlot<T extends { readonly slot: number } | TurnEvent>(): MonoTypeOperatorFunction<T> {
   return (source) =>
     new Observable<T>((subscriber) => {
-      const stage = new OrderBySlot<T>(subscriber);
-      subscriber.add(stage);
-      source.subscribe(stage);
+      const held: (T | undefined)[] = [];
+      let next = 0;
+      return subscribeStage(source, subscriber, (item) => {
+        if (isTurnEvent(item)) {
+          subscriber.next(item);
+          return;
+        }
+        const slot = (item as { readonly slot: number }).slot;
+        if (slot !== next) {
+          held[slot] = item;
+          return;
+        }
+        subscriber.next(item);
+        next++;
+        let waiting = held[next];
+        while (waiting !== undefined) {
+          held[next] = undefined;
+          subscriber.next(waiting);
+          waiting = held[++next];
+        }
+      });
     });
-}
-
-class OrderBySlot<T extends { readonly slot: number } | TurnEvent> extends Stage<T, T> {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new OrderBySlot(new Subscriber<never>());
-
-  /** Results that came before their turn, by slot (made when the first one waits). */
-  #held: (T | undefined)[] | undefined = undefined;
-  /** The slot whose result goes out next. */
-  #next = 0;
-
-  protected onValue(item: T): void {
-    const out = this.out;
-    if (isTurnEvent(item)) {
-      out.next(item);
-      return;
-    }
-    const slot = (item as { readonly slot: number }).slot;
-    if (slot !== this.#next) {
-      (this.#held ??= [])[slot] = item;
-      return;
-    }
-    out.next(item);
-    let next = ++this.#next;
-    const held = this.#held;
-    if (held === undefined) return;
-    let waiting = held[next];
-    while (waiting !== undefined) {
-      held[next] = undefined;
-      out.next(waiting);
-      this.#next = ++next;
-      waiting = held[next];
-    }
-  }
 }

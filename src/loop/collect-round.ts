@@ -1,7 +1,7 @@
-import { Observable, Subscriber, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import type { SlotResult } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
-import { Stage } from '../runtime/stage.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /** A batch's results in slot order, and the receipts of its executions in completion order. */
 export interface RoundResults {
@@ -27,30 +27,23 @@ export interface RoundResults {
 export function collectRound(): OperatorFunction<TurnEvent | SlotResult, TurnEvent | RoundResults> {
   return (source) =>
     new Observable<TurnEvent | RoundResults>((subscriber) => {
-      const stage = new CollectRound(subscriber);
-      subscriber.add(stage);
-      source.subscribe(stage);
+      const results: SlotResult[] = [];
+      const receipts: string[] = [];
+      return subscribeStage(
+        source,
+        subscriber,
+        (value) => {
+          if (!isTurnEvent(value)) {
+            results.push(value);
+            return;
+          }
+          if (value.type === 'tool-result' && value.receipt !== undefined) receipts.push(value.receipt);
+          subscriber.next(value);
+        },
+        () => {
+          subscriber.next({ results, receipts });
+          subscriber.complete();
+        },
+      );
     });
-}
-
-class CollectRound extends Stage<TurnEvent | SlotResult, TurnEvent | RoundResults> {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new CollectRound(new Subscriber<never>());
-
-  readonly #results: SlotResult[] = [];
-  readonly #receipts: string[] = [];
-
-  protected onValue(value: TurnEvent | SlotResult): void {
-    if (!isTurnEvent(value)) {
-      this.#results.push(value);
-      return;
-    }
-    if (value.type === 'tool-result' && value.receipt !== undefined) this.#receipts.push(value.receipt);
-    this.out.next(value);
-  }
-
-  protected override onEnd(): void {
-    this.out.next({ results: this.#results, receipts: this.#receipts });
-    this.out.complete();
-  }
 }

@@ -1,9 +1,9 @@
-import { NEVER, Observable, Subscriber, type Subscription } from 'rxjs';
+import { NEVER, Observable, type Subscription } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
 import { scrubDelta } from '../results/scrub-delta.js';
-import { LeanSubscriber } from '../runtime/lean-subscriber.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { IdleTimer } from './idle-timer.js';
 
@@ -41,181 +41,111 @@ export interface ModelResponse {
  * @return The response's events, then the response.
  */
 export function callProvider(it: IterationContext, req: ProviderRequest): Observable<TurnEvent | ModelResponse> {
-  return new Observable<TurnEvent | ModelResponse>((subscriber) => new ProviderCall(it, subscriber).send(req));
-}
-
-/**
- * One request's Subscriber to the provider's stream, holding the response as it is assembled:
- * its state is fields, not a closure each for next, complete, error, cancel and teardown
- * (what a turn keeps alive while it waits for the model: bench/RESULTS.md, "Session 8").
- * Unsubscribing it from outside (the request's subscriber ended) aborts the request.
- */
-class ProviderCall extends LeanSubscriber<ProviderEvent> {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new ProviderCall(undefined as never, new Subscriber<never>());
-
-  readonly #it: IterationContext;
-  readonly #out: Subscriber<TurnEvent | ModelResponse>;
-  #controller: AbortController | undefined = undefined;
-  #text = '';
-  /** Whether the text so far ends inside a secret (scrubDelta). */
-  #inSecret = false;
-  #toolCalls: ProviderToolCall[] | undefined = undefined;
-  #finishReason: string | undefined = undefined;
-  #responseId: string | undefined = undefined;
-  #responseModel: string | undefined = undefined;
-  #inputTokens = 0;
-  #outputTokens = 0;
-  #settled = false;
-  #cancelSub: Subscription | undefined = undefined;
-  #idle: IdleTimer | undefined = undefined;
-
-  constructor(it: IterationContext, out: Subscriber<TurnEvent | ModelResponse>) {
-    super(); // `super(out)` would add this one to it before LeanSubscriber's fields exist
-    this.#it = it;
-    this.#out = out;
-    this.destination = out;
-  }
-
-  /** Sends the request; the response's events and the response go to the request's subscriber. */
-  send(req: ProviderRequest): void {
-    const { resolved, turn } = this.#it;
+  const { resolved, turn, iteration } = it;
+  return new Observable<TurnEvent | ModelResponse>((subscriber) => {
     // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
-    if (resolved.provider.ignoresSignal !== true) this.#controller = new AbortController();
-    this.#out.add(this);
+    const controller = resolved.provider.ignoresSignal === true ? undefined : new AbortController();
+    let text = '';
+    let inSecret = false; // whether the text so far ends inside a secret (scrubDelta)
+    const toolCalls: ProviderToolCall[] = [];
+    let finishReason: string | undefined;
+    let responseId: string | undefined;
+    let responseModel: string | undefined;
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let settled = false;
+    let streamSub: Subscription | undefined;
+    let cancelSub: Subscription | undefined;
+    let idle: IdleTimer | undefined;
+    /** Ends the request's own timers and listeners, once, whichever way it ends. */
+    const settle = (): void => {
+      settled = true;
+      idle?.stop();
+      cancelSub?.unsubscribe();
+    };
+    const finish = (cancelled: boolean): void => {
+      if (settled) return;
+      settle();
+      if (responseId !== undefined || responseModel !== undefined) {
+        subscriber.next({ type: 'response', iteration, responseId, responseModel, finishReason });
+      }
+      subscriber.next({ text, toolCalls: cancelled ? [] : toolCalls, finishReason, cancelled, usage: { inputTokens, outputTokens } });
+      subscriber.complete();
+    };
+    /** The request failed: a ProviderError, unless the turn was cancelled meanwhile (then the text so far). */
+    const fail = (err: unknown): void => {
+      if (settled) return;
+      if (turn.cancelled()) return finish(true);
+      settle();
+      subscriber.error(asProviderError(resolved.provider.name, err));
+    };
     // a turn without a signal (cancel$ is NEVER) cannot be cancelled: nothing to listen to
-    if (turn.cancel$ !== NEVER) this.#cancelSub = turn.cancel$.subscribe(() => this.#cancel());
-    if (this.#settled) return;
+    if (turn.cancel$ !== NEVER) {
+      cancelSub = turn.cancel$.subscribe(() => {
+        controller?.abort();
+        streamSub?.unsubscribe();
+        finish(true);
+      });
+    }
+    if (settled) return;
     let events$: Observable<ProviderEvent>;
     try {
-      events$ = resolved.provider.request(req, this.#controller?.signal ?? neverAborted());
+      events$ = resolved.provider.request(req, controller?.signal ?? neverAborted());
     } catch (err) {
-      this.#fail(err); // a provider that throws instead of returning a failing Observable still fails typed
+      fail(err); // a provider that throws instead of returning a failing Observable still fails typed
       return;
     }
     // idleDeadline's timer, kept in this Subscriber: no stage between the provider and the response
-    events$.subscribe(this);
-    if (!this.#settled && !this.#out.closed) {
+    streamSub = subscribeStage(
+      events$,
+      subscriber,
+      (event) => {
+        idle?.touch();
+        switch (event.type) {
+          case 'text-delta': {
+            if (event.text.length === 0) return;
+            text += event.text;
+            // the event is rendered (scrubbed); the response keeps the text as the model wrote it
+            const shown = scrubDelta(event.text, inSecret);
+            inSecret = shown.inSecret;
+            if (shown.text.length > 0) subscriber.next({ type: 'text-delta', iteration, text: shown.text });
+            return;
+          }
+          case 'tool-call':
+            toolCalls.push(event);
+            return;
+          case 'usage':
+            inputTokens += event.inputTokens;
+            outputTokens += event.outputTokens;
+            subscriber.next({ type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens });
+            return;
+          case 'finish':
+            finishReason = event.reason;
+            if (typeof event.responseId === 'string') responseId = event.responseId;
+            if (typeof event.responseModel === 'string') responseModel = event.responseModel;
+            return;
+        }
+      },
+      () => finish(false),
+      fail,
+    );
+    if (!settled && !subscriber.closed) {
       const idleMs = resolved.knobs.providerIdleTimeoutMs;
-      this.#idle = new IdleTimer(idleMs, () => {
-        this.unsubscribe(); // settles, aborts the signal and ends the stream
-        this.#failWith(new ProviderError(idleMessage(resolved.provider.name, idleMs)));
+      idle = new IdleTimer(idleMs, () => {
+        streamSub?.unsubscribe();
+        controller?.abort();
+        fail(new ProviderError(idleMessage(resolved.provider.name, idleMs)));
       });
-      this.#idle.start();
+      idle.start();
     }
-  }
-
-  /** The request's subscriber ended first: the request is abandoned and its signal aborted. */
-  override unsubscribe(): void {
-    if (!this.#settled) {
-      this.#settle();
-      this.#controller?.abort();
-    }
-    super.unsubscribe();
-  }
-
-  protected override _next(event: ProviderEvent): void {
-    try {
-      this.#onEvent(event);
-    } catch (err) {
-      this.#out.error(err);
-    }
-  }
-
-  protected override _error(err: unknown): void {
-    try {
-      this.#fail(err);
-    } catch (thrown) {
-      this.#out.error(thrown);
-    } finally {
-      this.unsubscribe();
-    }
-  }
-
-  protected override _complete(): void {
-    try {
-      this.#finish(false);
-    } catch (err) {
-      this.#out.error(err);
-    } finally {
-      this.unsubscribe();
-    }
-  }
-
-  #onEvent(event: ProviderEvent): void {
-    this.#idle?.touch();
-    switch (event.type) {
-      case 'text-delta': {
-        if (event.text.length === 0) return;
-        this.#text += event.text;
-        // the event is rendered (scrubbed); the response keeps the text as the model wrote it
-        const shown = scrubDelta(event.text, this.#inSecret);
-        this.#inSecret = shown.inSecret;
-        if (shown.text.length > 0) this.#out.next({ type: 'text-delta', iteration: this.#it.iteration, text: shown.text });
-        return;
+    return () => {
+      if (!settled) {
+        settle();
+        controller?.abort();
       }
-      case 'tool-call':
-        (this.#toolCalls ??= []).push(event);
-        return;
-      case 'usage':
-        this.#inputTokens += event.inputTokens;
-        this.#outputTokens += event.outputTokens;
-        this.#out.next({ type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens });
-        return;
-      case 'finish':
-        this.#finishReason = event.reason;
-        if (typeof event.responseId === 'string') this.#responseId = event.responseId;
-        if (typeof event.responseModel === 'string') this.#responseModel = event.responseModel;
-        return;
-    }
-  }
-
-  /** The turn's signal: the stream ends, and the response still comes, cancelled, with the text so far. */
-  #cancel(): void {
-    if (this.#settled) return;
-    this.#controller?.abort();
-    this.unsubscribe(); // settles and ends the stream
-    this.#respond(true);
-  }
-
-  /** Ends the request's own timers and listeners, once, whichever way it ends. */
-  #settle(): void {
-    this.#settled = true;
-    this.#idle?.stop();
-    this.#cancelSub?.unsubscribe();
-  }
-
-  #finish(cancelled: boolean): void {
-    if (this.#settled) return;
-    this.#settle();
-    this.#respond(cancelled);
-  }
-
-  /** The response: a `response` event first when the provider named one. */
-  #respond(cancelled: boolean): void {
-    const out = this.#out;
-    const finishReason = this.#finishReason;
-    if (this.#responseId !== undefined || this.#responseModel !== undefined) {
-      const iteration = this.#it.iteration;
-      out.next({ type: 'response', iteration, responseId: this.#responseId, responseModel: this.#responseModel, finishReason });
-    }
-    const toolCalls = cancelled || this.#toolCalls === undefined ? [] : this.#toolCalls;
-    out.next({ text: this.#text, toolCalls, finishReason, cancelled, usage: { inputTokens: this.#inputTokens, outputTokens: this.#outputTokens } });
-    out.complete();
-  }
-
-  /** The request failed: a ProviderError, unless the turn was cancelled meanwhile (then the text so far). */
-  #fail(err: unknown): void {
-    if (this.#settled) return;
-    this.#settle();
-    this.#failWith(err);
-  }
-
-  #failWith(err: unknown): void {
-    const { turn, resolved } = this.#it;
-    if (turn.cancelled()) this.#respond(true);
-    else this.#out.error(asProviderError(resolved.provider.name, err));
-  }
+      streamSub?.unsubscribe();
+    };
+  });
 }
 
 let unused: AbortSignal | undefined;

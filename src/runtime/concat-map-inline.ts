@@ -1,6 +1,5 @@
-import { isObservable, Observable, Subscriber, type OperatorFunction } from 'rxjs';
-import { InnerSubscriber } from './inner-subscriber.js';
-import { Stage } from './stage.js';
+import { isObservable, Observable, type OperatorFunction, type Subscriber } from 'rxjs';
+import { subscribeStage } from './stage-subscriber.js';
 
 /**
  * `concatMap` for projections that are usually ready at once. Same contract as RxJS's
@@ -26,95 +25,75 @@ import { Stage } from './stage.js';
 export function concatMapInline<T, R>(project: (value: T, index: number) => Observable<R> | R): OperatorFunction<T, R> {
   return (source) =>
     new Observable<R>((subscriber) => {
-      const concat = new ConcatSubscriber(subscriber, project);
+      const waiting: T[] = [];
+      let head = 0;
+      let index = 0;
+      let inner: Subscriber<R> | undefined;
+      let busy = false;
+      let sourceDone = false;
+      const run = (value: T): void => {
+        let out: Observable<R> | R;
+        try {
+          out = project(value, index++);
+        } catch (err) {
+          subscriber.error(err);
+          return;
+        }
+        if (!isObservable(out)) {
+          subscriber.next(out);
+          return;
+        }
+        busy = true;
+        const inner$ = out;
+        let completed = false;
+        new Observable<R>((sub) => {
+          // held before the projection runs, so a teardown meanwhile closes it at once (as concatMap's does)
+          inner = sub;
+          inner$.subscribe(sub);
+          // after the projection's own teardown (at once when it already ended), as concatMap's
+          sub.add(() => {
+            if (inner === sub) inner = undefined;
+            if (!completed) return;
+            busy = false;
+            drain();
+          });
+        }).subscribe({
+          next: (v) => subscriber.next(v),
+          error: (err: unknown) => subscriber.error(err),
+          complete: () => {
+            completed = true;
+          },
+        });
+      };
+      const drain = (): void => {
+        while (!busy && head < waiting.length && !subscriber.closed) {
+          const value = waiting[head];
+          waiting[head++] = undefined as T; // let it go
+          run(value);
+        }
+        if (head === waiting.length) {
+          waiting.length = 0;
+          head = 0;
+        }
+        if (!busy && sourceDone && head === waiting.length) subscriber.complete();
+      };
       // registered first, so a teardown that comes while a projection is being subscribed closes it at once
-      subscriber.add(() => concat.closeInner());
-      subscriber.add(concat);
-      source.subscribe(concat);
-    });
-}
-
-/**
- * The source's Subscriber, with the operator's state as fields rather than closures (what a
- * waiting turn keeps alive: bench/RESULTS.md, "Session 8"). A projection that is an Observable
- * runs in a Subscriber of its own, which runs the next waiting value once it ended.
- */
-class ConcatSubscriber<T, R> extends Stage<T, R> {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new ConcatSubscriber<never, never>(new Subscriber<never>(), () => undefined as never);
-
-  /** Values waiting behind the running projection (made when the first one waits), from `#head` on. */
-  #waiting: T[] | undefined = undefined;
-  #head = 0;
-  #index = 0;
-  /** The running projection's Subscriber, held before the projection runs (as concatMap's). */
-  #inner: Subscriber<R> | undefined = undefined;
-  #busy = false;
-  #sourceDone = false;
-
-  constructor(
-    out: Subscriber<R>,
-    private readonly project: (value: T, index: number) => Observable<R> | R,
-  ) {
-    super(out);
-  }
-
-  protected onValue(value: T): void {
-    if (this.out.closed) return;
-    if (this.#busy) (this.#waiting ??= []).push(value);
-    else this.#run(value);
-  }
-
-  protected override onEnd(): void {
-    this.#sourceDone = true;
-    if (!this.#busy) this.out.complete();
-  }
-
-  /** The result's teardown: the running projection, and no more waiting. */
-  closeInner(): void {
-    this.#inner?.unsubscribe();
-    if (this.#waiting !== undefined) this.#waiting.length = 0;
-  }
-
-  /** A projection's Subscriber ended (after the projection's own teardown, as concatMap's). */
-  ended(inner: InnerSubscriber<R>): void {
-    if (this.#inner === inner) this.#inner = undefined;
-    if (!inner.completed) return;
-    this.#busy = false;
-    this.#drain();
-  }
-
-  #run(value: T): void {
-    let projected: Observable<R> | R;
-    try {
-      projected = this.project(value, this.#index++);
-    } catch (err) {
-      this.out.error(err);
-      return;
-    }
-    if (!isObservable(projected)) {
-      this.out.next(projected);
-      return;
-    }
-    this.#busy = true;
-    const inner = new InnerSubscriber(this.out, this);
-    this.#inner = inner;
-    projected.subscribe(inner);
-  }
-
-  #drain(): void {
-    const waiting = this.#waiting;
-    if (waiting !== undefined) {
-      while (!this.#busy && this.#head < waiting.length && !this.out.closed) {
-        const value = waiting[this.#head];
-        waiting[this.#head++] = undefined as T; // let it go
-        this.#run(value);
-      }
-      if (this.#head === waiting.length) {
+      subscriber.add(() => {
+        inner?.unsubscribe();
         waiting.length = 0;
-        this.#head = 0;
-      }
-    }
-    if (!this.#busy && this.#sourceDone && this.#head === (this.#waiting?.length ?? 0)) this.out.complete();
-  }
+      });
+      return subscribeStage(
+        source,
+        subscriber,
+        (value) => {
+          if (subscriber.closed) return;
+          if (busy) waiting.push(value);
+          else run(value);
+        },
+        () => {
+          sourceDone = true;
+          if (!busy) subscriber.complete();
+        },
+      );
+    });
 }

@@ -1,7 +1,6 @@
-import { isObservable, Observable, Subscriber, type OperatorFunction } from 'rxjs';
+import { isObservable, Observable, type OperatorFunction } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
-import { LeanSubscriber } from './lean-subscriber.js';
-import { Stage } from './stage.js';
+import { subscribeStage } from './stage-subscriber.js';
 
 /**
  * Joins two stages of the loop: turn events pass straight through, and each result of the first
@@ -26,78 +25,40 @@ export function continueWith<T extends object, R>(
 ): OperatorFunction<TurnEvent | T, TurnEvent | R> {
   return (source) =>
     new Observable<TurnEvent | R>((subscriber) => {
-      // tied to `subscriber`, as each projected stage is: unsubscribing tears the source, then every stage, down
-      const stage = new ContinueSubscriber(subscriber, project);
-      subscriber.add(stage);
-      source.subscribe(stage);
+      let active = 0;
+      let sourceDone = false;
+      const forward = (v: TurnEvent | R): void => subscriber.next(v);
+      const innerDone = (): void => {
+        active--;
+        if (sourceDone && active === 0) subscriber.complete();
+      };
+      // each subscription is tied to `subscriber`: unsubscribing tears the source, then every stage, down
+      subscribeStage(
+        source,
+        subscriber,
+        (value) => {
+          if (isTurnEvent(value)) {
+            subscriber.next(value);
+            return;
+          }
+          let next: Observable<TurnEvent | R> | R;
+          try {
+            next = project(value as T);
+          } catch (err) {
+            subscriber.error(err);
+            return;
+          }
+          if (!isObservable(next)) {
+            subscriber.next(next);
+            return;
+          }
+          active++;
+          subscribeStage(next, subscriber, forward, innerDone);
+        },
+        () => {
+          sourceDone = true;
+          if (active === 0) subscriber.complete();
+        },
+      );
     });
-}
-
-/**
- * The source's Subscriber, with the operator's state as fields rather than a closure each for
- * the source's values, its end, and each projected stage's values and end (what a waiting turn
- * keeps alive: bench/RESULTS.md, "Session 8").
- */
-class ContinueSubscriber<T extends object, R> extends Stage<TurnEvent | T, TurnEvent | R> {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new ContinueSubscriber(new Subscriber<never>(), () => undefined);
-
-  /** Projected stages still running. */
-  #active = 0;
-  #sourceDone = false;
-
-  constructor(
-    out: Subscriber<TurnEvent | R>,
-    private readonly project: (value: T) => Observable<TurnEvent | R> | R,
-  ) {
-    super(out);
-  }
-
-  protected onValue(value: TurnEvent | T): void {
-    const out = this.out;
-    if (isTurnEvent(value)) {
-      out.next(value);
-      return;
-    }
-    const next = this.project(value as T); // what it throws errors the result (Stage)
-    if (!isObservable(next)) {
-      out.next(next);
-      return;
-    }
-    this.#active++;
-    next.subscribe(new ProjectedSubscriber(this));
-  }
-
-  protected override onEnd(): void {
-    this.#sourceDone = true;
-    if (this.#active === 0) this.out.complete();
-  }
-
-  /** A projected stage completed. */
-  projectedDone(): void {
-    this.#active--;
-    if (this.#sourceDone && this.#active === 0) this.out.complete();
-  }
-}
-
-/** A projected stage's Subscriber: its values go out as they come; its end is counted. */
-class ProjectedSubscriber<R> extends LeanSubscriber<TurnEvent | R> {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new ProjectedSubscriber(new ContinueSubscriber(new Subscriber<never>(), () => undefined));
-
-  constructor(private readonly parent: { readonly out: Subscriber<TurnEvent | R>; projectedDone(): void }) {
-    super();
-    this.destination = parent.out;
-    parent.out.add(this);
-  }
-
-  protected override _complete(): void {
-    try {
-      this.parent.projectedDone();
-    } catch (err) {
-      this.parent.out.error(err);
-    } finally {
-      this.unsubscribe();
-    }
-  }
 }

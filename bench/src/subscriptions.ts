@@ -9,6 +9,7 @@ import { IterationClock, Samples } from './server-workload.js';
  * to, by the call site that subscribes, from the sources (no build):
  *
  *   npx tsx bench/src/subscriptions.ts
+ *   DEPTH=2 npx tsx bench/src/subscriptions.ts   # each site with its caller(s)
  *
  * Each subscription costs its Subscriber, a finalizer on its parent and a removal when it ends;
  * the count per turn is what "Fewer Subscribers per iteration" in bench/RESULTS.md tracks.
@@ -16,10 +17,12 @@ import { IterationClock, Samples } from './server-workload.js';
 const system = serverOurs({ lib, testing } as unknown as Parameters<typeof serverOurs>[0]);
 const conversation = (await system.prepare()).conversation('c', new IterationClock(new Samples()));
 await conversation.turn(); // lazy set-up out of the count
+const depth = Number(process.env.DEPTH ?? 1);
 const sites = new Map<string, number>();
 const subscribe = Observable.prototype.subscribe;
 Observable.prototype.subscribe = function (this: Observable<unknown>, ...args: unknown[]) {
-  const frame = (new Error().stack ?? '').split("\n").slice(2, process.env.DEPTH ? 2 + Number(process.env.DEPTH) : 3).map((l) => l.trim()).join(" < ") || "?";
+  const frames = (new Error().stack ?? '').split('\n').slice(2, 2 + depth);
+  const frame = frames.map((line) => line.trim()).join(' < ') || '?';
   const site = frame.replace(/\(.*\/(src|rxjs\/dist\/cjs\/internal)\//, '(');
   sites.set(site, (sites.get(site) ?? 0) + 1);
   return subscribe.apply(this, args as Parameters<typeof subscribe>);

@@ -14,7 +14,8 @@ import { loadOurs } from './systems/ours.js';
  *   node --expose-gc --import tsx bench/src/inflight-retained.ts [C=1000] [--floor] [--src=<dir>] [--at=5] [--names] [--top=15]
  *
  * `--at=ms` takes the busy snapshot that long after the turns start; `--names` splits closures
- * and contexts by function name, so the rows say which closures a waiting turn holds.
+ * by function name (an anonymous one by its script and line), so the rows say which closures a
+ * waiting turn holds.
  */
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const c = Number(args[0] ?? 1000);
@@ -45,10 +46,8 @@ function kinds(file: string): Map<string, { bytes: number; count: number }> {
   const [type, name, size] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f));
   const out = new Map<string, { bytes: number; count: number }>();
   const lines = new Map<number, string>(); // a closure's node index → its function's line:column (scripts by id)
-  for (let l = 0; byName && l < (s.locations?.length ?? 0); l += 4) {
-    const loc = s.locations as number[];
-    lines.set(loc[l], `script ${loc[l + 1]} ${loc[l + 2] + 1}:${loc[l + 3] + 1}`);
-  }
+  const loc = byName ? (s.locations ?? []) : [];
+  for (let l = 0; l < loc.length; l += 4) lines.set(loc[l], `script ${loc[l + 1]} ${loc[l + 2] + 1}:${loc[l + 3] + 1}`);
   for (let i = 0; i < s.nodes.length; i += fields.length) {
     const t = types[s.nodes[i + type]];
     const named = t === 'object' || t === 'hidden' || (byName && t === 'closure');

@@ -22,7 +22,10 @@ const out = execFileSync(
   { cwd: repoRoot, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
 );
 const lines = out.split('\n');
-const timed = lines.slice(lines.indexOf('-- timed turns start') + 1, lines.indexOf('-- timed turns end'));
+// server-gc.ts prints these two lines around its timed turns
+const [start, end] = [lines.indexOf('-- timed turns start'), lines.indexOf('-- timed turns end')];
+if (start < 0 || end < start) throw new Error('server-gc.ts printed no markers around its timed turns');
+const timed = lines.slice(start + 1, end);
 const fields = (line: string) => new Map(line.split(/\s+/).flatMap((kv) => (kv.includes('=') ? [kv.split('=') as [string, string]] : [])));
 const scavenges = timed.filter((line) => / gc=s /.test(line)).map(fields);
 const marks = timed.filter((line) => / gc=(mc|mmc|ms) /.test(line)).length;

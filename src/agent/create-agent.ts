@@ -69,6 +69,10 @@ export interface AgentConfig {
   readonly onModelSwitch?: (from: string, to: string) => void;
 }
 
+// shared by every agent configured without them: an agent is often made per turn
+const NO_HOOKS: AgentHooks = Object.freeze({});
+const NO_OBSERVERS: readonly ToolObserver[] = Object.freeze([]);
+
 /** How a turn ended, for `agent.complete`. */
 export type TurnOutcome = Omit<TurnEventOf<'done'>, 'type'>;
 
@@ -112,8 +116,8 @@ export function createAgent(config: AgentConfig): Agent {
     toolScope,
     activations: toolScope.activations,
     approval: config.approval,
-    hooks: config.hooks ?? {},
-    observers: config.observers ?? [],
+    hooks: config.hooks ?? NO_HOOKS,
+    observers: config.observers ?? NO_OBSERVERS,
     knobs: resolveKnobs(config.knobs),
     receipts: config.receipts,
     logger: guardedLogger(config.logger ?? noopLogger),

@@ -70,7 +70,8 @@ export function resolveKnobs(input: KnobsInput = {}): Knobs {
         : d.maxMalformedProtocolRetries,
     providerIdleTimeoutMs: positive(input.providerIdleTimeoutMs, d.providerIdleTimeoutMs),
     toolTimeoutMs: input.toolTimeoutMs !== undefined && input.toolTimeoutMs > 0 ? input.toolTimeoutMs : undefined,
-    dedupExemptTools: Object.freeze([...(input.dedupExemptTools ?? d.dedupExemptTools)]),
-    loopDetection: Object.freeze({ ...d.loopDetection, ...input.loopDetection }),
+    // the frozen defaults themselves when not given: an agent is often made per turn
+    dedupExemptTools: input.dedupExemptTools === undefined ? d.dedupExemptTools : Object.freeze([...input.dedupExemptTools]),
+    loopDetection: input.loopDetection === undefined ? d.loopDetection : Object.freeze({ ...d.loopDetection, ...input.loopDetection }),
   });
 }

@@ -30,11 +30,22 @@ export interface PrepConfig {
  * ```
  */
 export function buildPrepSteps(config: PrepConfig): readonly PrepStep[] {
+  const hooks = (config.hooks?.beforeToolCall?.length ?? 0) > 0;
+  const approval = Boolean(config.approval);
+  const dedup = config.knobs?.dedupEnabled !== false;
+  // eight possible pipelines, each built once and shared: an agent is often made per turn
+  const key = (hooks ? 4 : 0) + (approval ? 2 : 0) + (dedup ? 1 : 0);
+  return (built[key] ??= stepsFor(hooks, approval, dedup));
+}
+
+const built: (readonly PrepStep[] | undefined)[] = [];
+
+function stepsFor(hooks: boolean, approval: boolean, dedup: boolean): readonly PrepStep[] {
   const steps: PrepStep[] = [];
-  if ((config.hooks?.beforeToolCall?.length ?? 0) > 0) steps.push(beforeToolCallHooks);
+  if (hooks) steps.push(beforeToolCallHooks);
   steps.push(resolveTool, channelDefaults, clearApprovedMarker, validateArgs);
-  if (config.approval) steps.push(promptLoopGuard, approvalGate);
+  if (approval) steps.push(promptLoopGuard, approvalGate);
   steps.push(restoreApprovedMarker);
-  if (config.knobs?.dedupEnabled !== false) steps.push(dedupGuard);
+  if (dedup) steps.push(dedupGuard);
   return Object.freeze(steps);
 }

@@ -46,6 +46,8 @@ export interface AgentToolScope {
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+const NO_BUNDLES: readonly ToolBundle[] = Object.freeze([]);
+const NO_TOOLS: readonly Tool[] = Object.freeze([]);
 
 /** Normalizes a tool name for exclusion checks: trimmed, lowercased. */
 export const exclusionKey = (name: string): string => name.trim().toLowerCase();
@@ -62,7 +64,7 @@ export const exclusionKey = (name: string): string => name.trim().toLowerCase();
  * ```
  */
 export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
-  const bundles = config.bundles ?? [];
+  const bundles = config.bundles ?? NO_BUNDLES;
   const registry = new ToolRegistry();
   const register = (tool: Tool): void => {
     if (registry.get(tool.name) !== tool) registry.add(tool);
@@ -77,7 +79,7 @@ export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
     if (admits(tool)) admitted.push(tool);
     else (removed ??= new Set()).add(exclusionKey(tool.name));
   }
-  const deferredTools = config.deferredTools ?? [];
+  const deferredTools = config.deferredTools ?? NO_TOOLS;
   const deferred: Tool[] = [];
   const deferredNames = deferredTools.length > 0 ? new Set<string>() : NO_NAMES;
   for (const tool of deferredTools) {
@@ -93,7 +95,7 @@ export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
     registry,
     bundles,
     admitted,
-    deferred,
+    deferred: deferred.length > 0 ? deferred : NO_TOOLS,
     admits,
     removed: removed ?? NO_NAMES,
     excluded: config.excludedTools?.length ? new Set(config.excludedTools.map(exclusionKey)) : NO_NAMES,

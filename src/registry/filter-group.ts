@@ -26,6 +26,10 @@ export interface CompiledFilterGroups {
 /** True for tools that come from an MCP server (the only ones filter groups affect). */
 export const isMcpTool = (tool: Tool): boolean => tool.attribution.source === 'mcp';
 
+/** No filter groups: every tool exposed, none always activated (one object for every agent without groups). */
+const exposeAll = (): boolean => true;
+const NO_FILTER_GROUPS: CompiledFilterGroups = Object.freeze({ forMessage: () => exposeAll, always: () => false });
+
 /**
  * Compiles filter groups. With no groups every tool passes; with groups, an MCP tool passes
  * when an `always` group matches it, or a `dynamic` group matches it and one of its keywords is
@@ -38,7 +42,7 @@ export const isMcpTool = (tool: Tool): boolean => tool.attribution.source === 'm
  * ```
  */
 export function compileFilterGroups(groups: readonly FilterGroup[] | undefined): CompiledFilterGroups {
-  if (!groups || groups.length === 0) return { forMessage: () => () => true, always: () => false };
+  if (!groups || groups.length === 0) return NO_FILTER_GROUPS;
   const compiled = groups.map((group) => {
     if (group.mode !== 'always' && group.mode !== 'dynamic') {
       throw new ConfigurationError(`Filter group mode must be 'always' or 'dynamic', not '${String(group.mode)}'.`);

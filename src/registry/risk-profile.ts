@@ -16,6 +16,9 @@ export interface RiskProfile {
   readonly risks?: readonly ToolRisk[];
 }
 
+/** No risk profile: every tool admitted (one function for every agent without a profile). */
+const admitAll = (): boolean => true;
+
 /**
  * Compiles a risk profile into a tool predicate, once per agent. Throws a `ConfigurationError`
  * for a `risks` entry that is not a risk level.
@@ -27,7 +30,7 @@ export interface RiskProfile {
  * ```
  */
 export function riskProfileFilter(profile: RiskProfile | undefined, bundles: readonly ToolBundle[] = []): (tool: Tool) => boolean {
-  if (!profile) return () => true;
+  if (!profile) return admitAll;
   const allowed = profile.allowed ? toolSelector(profile.allowed, bundles) : undefined;
   const excluded = profile.excluded && profile.excluded.length > 0 ? toolSelector(profile.excluded, bundles) : undefined;
   const risks = profile.risks !== undefined ? riskSet(profile.risks) : undefined;

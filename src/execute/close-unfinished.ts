@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import { INTERRUPTED, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
@@ -28,40 +28,57 @@ import { slotResult } from './slot-result.js';
 export function closeUnfinished(it: IterationContext, batch: readonly PreparedCall[]): OperatorFunction<TurnEvent | SlotResult, TurnEvent | SlotResult> {
   return (source) =>
     new Observable<TurnEvent | SlotResult>((subscriber) => {
-      const finished = new Uint8Array(batch.length);
-      /** Clock reading when each slot's `tool-call` event went out (NaN: not yet). */
-      const openedAt = new Float64Array(batch.length).fill(Number.NaN);
-      let open: (unknown)[] | undefined;
-      return subscribeStage(
-        source,
+      // the stage's state in one object, its callbacks shared: no closures per subscription
+      const state: Unfinished = {
         subscriber,
-        (value) => {
-          if (!isTurnEvent(value)) finished[value.slot] = 1;
-          else if (value.type === 'tool-call') {
-            // a slot decided by preparation closes with its own outcome and no duration: no clock read
-            openedAt[value.slot] = value.executes ? it.resolved.clock.now() : 0;
-            (open ??= [])[value.slot] = value.args;
-          }
-          subscriber.next(value);
-        },
-        () => {
-          for (const call of batch) {
-            if (finished[call.slot] === 1 || subscriber.closed) continue;
-            const filled = call.filled ?? INTERRUPTED;
-            const started = openedAt[call.slot];
-            let shown: unknown;
-            if (Number.isNaN(started)) {
-              shown = emitToolCall(it, call, false, subscriber);
-            } else {
-              shown = open?.[call.slot];
-            }
-            const durationMs = Number.isNaN(started) || call.filled ? 0 : it.resolved.clock.now() - started;
-            const result = slotResult(it, call, filled.outcome, filled.success, filled.output, durationMs);
-            subscriber.next(result);
-            emitToolResult(it, result, shown, subscriber);
-          }
-          subscriber.complete();
-        },
-      );
+        it,
+        batch,
+        finished: new Uint8Array(batch.length),
+        openedAt: new Float64Array(batch.length).fill(Number.NaN),
+        open: undefined,
+      };
+      return subscribeStage(source, subscriber, passAndMark, closeRest, undefined, state);
     });
+}
+
+interface Unfinished {
+  readonly subscriber: Subscriber<TurnEvent | SlotResult>;
+  readonly it: IterationContext;
+  readonly batch: readonly PreparedCall[];
+  /** 1 for each slot with a result. */
+  readonly finished: Uint8Array;
+  /** Clock reading when each slot's `tool-call` event went out (NaN: not yet). */
+  readonly openedAt: Float64Array;
+  /** Each opened slot's arguments as its `tool-call` event showed them. */
+  open: unknown[] | undefined;
+}
+
+function passAndMark(this: Unfinished, value: TurnEvent | SlotResult): void {
+  if (!isTurnEvent(value)) this.finished[value.slot] = 1;
+  else if (value.type === 'tool-call') {
+    // a slot decided by preparation closes with its own outcome and no duration: no clock read
+    this.openedAt[value.slot] = value.executes ? this.it.resolved.clock.now() : 0;
+    (this.open ??= [])[value.slot] = value.args;
+  }
+  this.subscriber.next(value);
+}
+
+function closeRest(this: Unfinished): void {
+  const { subscriber, it, finished, openedAt } = this;
+  for (const call of this.batch) {
+    if (finished[call.slot] === 1 || subscriber.closed) continue;
+    const filled = call.filled ?? INTERRUPTED;
+    const started = openedAt[call.slot];
+    let shown: unknown;
+    if (Number.isNaN(started)) {
+      shown = emitToolCall(it, call, false, subscriber);
+    } else {
+      shown = this.open?.[call.slot];
+    }
+    const durationMs = Number.isNaN(started) || call.filled ? 0 : it.resolved.clock.now() - started;
+    const result = slotResult(it, call, filled.outcome, filled.success, filled.output, durationMs);
+    subscriber.next(result);
+    emitToolResult(it, result, shown, subscriber);
+  }
+  subscriber.complete();
 }

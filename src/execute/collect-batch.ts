@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import { INTERRUPTED, type ParsedCall, type PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
@@ -23,27 +23,34 @@ import { subscribeStage } from '../runtime/stage-subscriber.js';
 export function collectBatch(calls?: readonly ParsedCall[]): OperatorFunction<TurnEvent | PreparedCall, TurnEvent | PreparedCall[]> {
   return (source) =>
     new Observable<TurnEvent | PreparedCall[]>((subscriber) => {
-      const batch: PreparedCall[] = calls ? new Array(calls.length) : [];
-      return subscribeStage(
-        source,
-        subscriber,
-        (value) => {
-          if (isTurnEvent(value)) subscriber.next(value);
-          else batch[value.slot] = value;
-        },
-        () => {
-          if (calls) {
-            for (const call of calls) batch[call.slot] ??= interrupted(call);
-          } else {
-            for (let slot = 0; slot < batch.length; slot++) {
-              if (batch[slot] === undefined) batch[slot] = interrupted({ slot, id: `slot-${slot}`, name: '', args: {}, rawArguments: '{}' });
-            }
-          }
-          subscriber.next(batch);
-          subscriber.complete();
-        },
-      );
+      // the stage's state in one object, its callbacks shared: no closures per subscription
+      const state: BatchState = { subscriber, calls, batch: calls ? new Array(calls.length) : [] };
+      return subscribeStage(source, subscriber, batchNext, batchComplete, undefined, state);
     });
+}
+
+interface BatchState {
+  readonly subscriber: Subscriber<TurnEvent | PreparedCall[]>;
+  readonly calls: readonly ParsedCall[] | undefined;
+  readonly batch: PreparedCall[];
+}
+
+function batchNext(this: BatchState, value: TurnEvent | PreparedCall): void {
+  if (isTurnEvent(value)) this.subscriber.next(value);
+  else this.batch[value.slot] = value;
+}
+
+function batchComplete(this: BatchState): void {
+  const { calls, batch, subscriber } = this;
+  if (calls) {
+    for (const call of calls) batch[call.slot] ??= interrupted(call);
+  } else {
+    for (let slot = 0; slot < batch.length; slot++) {
+      if (batch[slot] === undefined) batch[slot] = interrupted({ slot, id: `slot-${slot}`, name: '', args: {}, rawArguments: '{}' });
+    }
+  }
+  subscriber.next(batch);
+  subscriber.complete();
 }
 
 const interrupted = (call: ParsedCall): PreparedCall => ({ call, slot: call.slot, id: call.id, name: call.name, args: call.args, filled: INTERRUPTED });

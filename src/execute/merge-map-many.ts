@@ -32,79 +32,108 @@ import { subscribeStage } from '../runtime/stage-subscriber.js';
 export function mergeMapMany<T, R>(project: (value: T, index: number) => ObservableInput<R>, concurrent = Infinity): OperatorFunction<T, R> {
   return (source) =>
     new Observable<R>((subscriber) => {
-      const waiting: T[] = [];
-      let head = 0;
-      let active = 0;
-      let index = 0;
-      let sourceDone = false;
-      // the running inners in the order they started, as a list through the inners themselves (no Set per batch)
-      let first: InnerSubscriber<R> | undefined;
-      let last: InnerSubscriber<R> | undefined;
-      const ended = (inner: InnerSubscriber<R>): void => {
-        if (inner.before) inner.before.after = inner.after;
-        else if (first === inner) first = inner.after;
-        if (inner.after) inner.after.before = inner.before;
-        else if (last === inner) last = inner.before;
-        inner.before = inner.after = undefined;
-        if (!inner.completed) return;
-        active--;
-        startNext();
-        checkComplete();
-      };
-      const checkComplete = (): void => {
-        if (sourceDone && active === 0 && head === waiting.length) subscriber.complete();
-      };
-      const startNext = (): void => {
-        while (active < concurrent && head < waiting.length && !subscriber.closed) {
-          const value = waiting[head];
-          waiting[head++] = undefined as T; // let it go
-          start(value);
-        }
-        if (head === waiting.length) {
-          waiting.length = 0;
-          head = 0;
-        }
-      };
-      const start = (value: T): void => {
-        active++;
-        let inner$: Observable<R>;
-        try {
-          inner$ = from(project(value, index++));
-        } catch (err) {
-          subscriber.error(err);
-          return;
-        }
-        const inner = new InnerSubscriber(subscriber, ended);
-        // in the list before the inner runs, so a teardown meanwhile closes it at once (as mergeMap's does)
-        inner.before = last;
-        if (last) last.after = inner;
-        else first = inner;
-        last = inner;
-        inner$.subscribe(inner);
+      // the operator's state in one object, its callbacks shared: no closures per subscription
+      const state: MergeState<T, R> = {
+        subscriber,
+        project,
+        concurrent,
+        waiting: [],
+        head: 0,
+        active: 0,
+        index: 0,
+        sourceDone: false,
+        first: undefined,
+        last: undefined,
+        unsubscribe: stopAll,
       };
       // Registered first, so a teardown that comes while the source or an inner is still being
       // subscribed (a tool that cancels its own turn) closes every inner at once, as mergeMap's does.
-      subscriber.add(() => {
-        const running: InnerSubscriber<R>[] = [];
-        for (let inner = first; inner; inner = inner.after) running.push(inner);
-        for (const inner of running) inner.unsubscribe(); // in the order they started, as mergeMap's
-        first = last = undefined;
-        waiting.length = 0;
-      });
-      return subscribeStage(
-        source,
-        subscriber,
-        (value) => {
-          if (subscriber.closed) return;
-          if (active < concurrent) start(value);
-          else waiting.push(value);
-        },
-        () => {
-          sourceDone = true;
-          checkComplete();
-        },
-      );
+      subscriber.add(state);
+      return subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
     });
+}
+
+/** One subscription's state: the values waiting, and the running inners as a list through the inners themselves (no Set per batch). */
+interface MergeState<T, R> {
+  readonly subscriber: Subscriber<R>;
+  readonly project: (value: T, index: number) => ObservableInput<R>;
+  readonly concurrent: number;
+  readonly waiting: T[];
+  head: number;
+  active: number;
+  index: number;
+  sourceDone: boolean;
+  first: InnerSubscriber<R> | undefined;
+  last: InnerSubscriber<R> | undefined;
+  /** The teardown: every running inner, in the order they started (as mergeMap's). */
+  readonly unsubscribe: (this: MergeState<T, R>) => void;
+}
+
+function sourceNext<T, R>(this: MergeState<T, R>, value: T): void {
+  if (this.subscriber.closed) return;
+  if (this.active < this.concurrent) start(this, value);
+  else this.waiting.push(value);
+}
+
+function sourceComplete<T, R>(this: MergeState<T, R>): void {
+  this.sourceDone = true;
+  checkComplete(this);
+}
+
+function stopAll<T, R>(this: MergeState<T, R>): void {
+  const running: InnerSubscriber<R>[] = [];
+  for (let inner = this.first; inner; inner = inner.after) running.push(inner);
+  for (const inner of running) inner.unsubscribe(); // in the order they started, as mergeMap's
+  this.first = this.last = undefined;
+  this.waiting.length = 0;
+}
+
+function start<T, R>(state: MergeState<T, R>, value: T): void {
+  state.active++;
+  let inner$: Observable<R>;
+  try {
+    inner$ = from(state.project(value, state.index++));
+  } catch (err) {
+    state.subscriber.error(err);
+    return;
+  }
+  const inner = new InnerSubscriber(state as MergeState<unknown, R>);
+  // in the list before the inner runs, so a teardown meanwhile closes it at once (as mergeMap's does)
+  inner.before = state.last;
+  if (state.last) state.last.after = inner;
+  else state.first = inner;
+  state.last = inner;
+  inner$.subscribe(inner);
+}
+
+/** An inner ended (completed, errored or torn down): out of the list; when it completed, the next one starts. */
+function ended<R>(state: MergeState<unknown, R>, inner: InnerSubscriber<R>): void {
+  if (inner.before) inner.before.after = inner.after;
+  else if (state.first === inner) state.first = inner.after;
+  if (inner.after) inner.after.before = inner.before;
+  else if (state.last === inner) state.last = inner.before;
+  inner.before = inner.after = undefined;
+  if (!inner.completed) return;
+  state.active--;
+  startNext(state);
+  checkComplete(state);
+}
+
+function startNext<T, R>(state: MergeState<T, R>): void {
+  const { waiting } = state;
+  while (state.active < state.concurrent && state.head < waiting.length && !state.subscriber.closed) {
+    const value = waiting[state.head];
+    waiting[state.head++] = undefined as T; // let it go
+    start(state, value);
+  }
+  if (state.head === waiting.length) {
+    waiting.length = 0;
+    state.head = 0;
+  }
+}
+
+function checkComplete<T, R>(state: MergeState<T, R>): void {
+  if (state.sourceDone && state.active === 0 && state.head === state.waiting.length) state.subscriber.complete();
 }
 
 /**
@@ -114,26 +143,23 @@ export function mergeMapMany<T, R>(project: (value: T, index: number) => Observa
  */
 class InnerSubscriber<R> extends LeanSubscriber<R> {
   /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new InnerSubscriber(new Subscriber<never>(), () => undefined);
+  static readonly #shape = new InnerSubscriber(shapeState());
 
   completed = false;
   /** Its neighbours in the list of running inners. */
   before: InnerSubscriber<R> | undefined = undefined;
   after: InnerSubscriber<R> | undefined = undefined;
 
-  constructor(
-    private readonly result: Subscriber<R>,
-    private readonly ended: (inner: InnerSubscriber<R>) => void,
-  ) {
+  constructor(private readonly state: MergeState<unknown, R>) {
     super();
   }
 
   protected override _next(value: R): void {
-    this.result.next(value);
+    this.state.subscriber.next(value);
   }
 
   protected override _error(err: unknown): void {
-    this.result.error(err);
+    this.state.subscriber.error(err);
     this.unsubscribe();
   }
 
@@ -145,6 +171,12 @@ class InnerSubscriber<R> extends LeanSubscriber<R> {
   override unsubscribe(): void {
     if (this.closed) return;
     super.unsubscribe();
-    this.ended(this);
+    ended(this.state, this);
   }
+}
+
+/** The state `InnerSubscriber`'s kept instance points to. */
+function shapeState<R>(): MergeState<unknown, R> {
+  const subscriber = new Subscriber<R>();
+  return { subscriber, project: () => [], concurrent: 1, waiting: [], head: 0, active: 0, index: 0, sourceDone: false, first: undefined, last: undefined, unsubscribe: stopAll };
 }

@@ -1,4 +1,4 @@
-import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import { Observable, type MonoTypeOperatorFunction, type Subscriber } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 
@@ -20,26 +20,37 @@ import { subscribeStage } from '../runtime/stage-subscriber.js';
 export function orderBySlot<T extends { readonly slot: number } | TurnEvent>(): MonoTypeOperatorFunction<T> {
   return (source) =>
     new Observable<T>((subscriber) => {
-      const held: (T | undefined)[] = [];
-      let next = 0;
-      return subscribeStage(source, subscriber, (item) => {
-        if (isTurnEvent(item)) {
-          subscriber.next(item);
-          return;
-        }
-        const slot = (item as { readonly slot: number }).slot;
-        if (slot !== next) {
-          held[slot] = item;
-          return;
-        }
-        subscriber.next(item);
-        next++;
-        let waiting = held[next];
-        while (waiting !== undefined) {
-          held[next] = undefined;
-          subscriber.next(waiting);
-          waiting = held[++next];
-        }
-      });
+      // the stage's state in one object, its callback shared: no closure per subscription
+      const state: SlotOrder<T> = { subscriber, held: [], next: 0 };
+      return subscribeStage(source, subscriber, inOrder<T>, undefined, undefined, state);
     });
+}
+
+interface SlotOrder<T> {
+  readonly subscriber: Subscriber<T>;
+  /** Items that came before a lower slot, by slot. */
+  readonly held: (T | undefined)[];
+  /** The slot to emit next. */
+  next: number;
+}
+
+function inOrder<T extends { readonly slot: number } | TurnEvent>(this: SlotOrder<T>, item: T): void {
+  const { subscriber, held } = this;
+  if (isTurnEvent(item)) {
+    subscriber.next(item);
+    return;
+  }
+  const slot = (item as { readonly slot: number }).slot;
+  if (slot !== this.next) {
+    held[slot] = item;
+    return;
+  }
+  subscriber.next(item);
+  this.next++;
+  let waiting = held[this.next];
+  while (waiting !== undefined) {
+    held[this.next] = undefined;
+    subscriber.next(waiting);
+    waiting = held[++this.next];
+  }
 }

@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import type { SlotResult } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
@@ -27,23 +27,28 @@ export interface RoundResults {
 export function collectRound(): OperatorFunction<TurnEvent | SlotResult, TurnEvent | RoundResults> {
   return (source) =>
     new Observable<TurnEvent | RoundResults>((subscriber) => {
-      const results: SlotResult[] = [];
-      const receipts: string[] = [];
-      return subscribeStage(
-        source,
-        subscriber,
-        (value) => {
-          if (!isTurnEvent(value)) {
-            results.push(value);
-            return;
-          }
-          if (value.type === 'tool-result' && value.receipt !== undefined) receipts.push(value.receipt);
-          subscriber.next(value);
-        },
-        () => {
-          subscriber.next({ results, receipts });
-          subscriber.complete();
-        },
-      );
+      // the stage's state in one object, its callbacks shared: no closures per subscription
+      const state: RoundState = { subscriber, results: [], receipts: [] };
+      return subscribeStage(source, subscriber, roundNext, roundComplete, undefined, state);
     });
+}
+
+interface RoundState extends RoundResults {
+  readonly subscriber: Subscriber<TurnEvent | RoundResults>;
+  readonly results: SlotResult[];
+  readonly receipts: string[];
+}
+
+function roundNext(this: RoundState, value: TurnEvent | SlotResult): void {
+  if (!isTurnEvent(value)) {
+    this.results.push(value);
+    return;
+  }
+  if (value.type === 'tool-result' && value.receipt !== undefined) this.receipts.push(value.receipt);
+  this.subscriber.next(value);
+}
+
+function roundComplete(this: RoundState): void {
+  this.subscriber.next({ results: this.results, receipts: this.receipts });
+  this.subscriber.complete();
 }

@@ -1,4 +1,4 @@
-import { EMPTY, from, Observable, type MonoTypeOperatorFunction, type ObservableInput } from 'rxjs';
+import { EMPTY, from, Observable, type MonoTypeOperatorFunction, type ObservableInput, type Subscriber } from 'rxjs';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
@@ -25,34 +25,44 @@ import { subscribeStage } from '../runtime/stage-subscriber.js';
 export function expandSteps<T>(project: (value: T, index: number) => ObservableInput<T>): MonoTypeOperatorFunction<T> {
   return (source) =>
     new Observable<T>((subscriber) => {
-      let active = 0;
-      let index = 0;
-      let sourceDone = false;
-      const checkComplete = (): void => {
-        if (sourceDone && active === 0) subscriber.complete();
-      };
-      const innerDone = (): void => {
-        active--;
-        checkComplete();
-      };
-      const onValue = (value: T): void => {
-        subscriber.next(value);
-        if (subscriber.closed) return;
-        let next: ObservableInput<T>;
-        try {
-          next = project(value, index++);
-        } catch (err) {
-          subscriber.error(err);
-          return;
-        }
-        if (next === EMPTY) return;
-        active++;
-        // tied to `subscriber` before it runs, so a teardown that comes meanwhile closes it at once
-        subscribeStage(from(next), subscriber, onValue, innerDone);
-      };
-      return subscribeStage(source, subscriber, onValue, () => {
-        sourceDone = true;
-        checkComplete();
-      });
+      // the operator's state in one object, its callbacks shared: no closures per subscription
+      const state: Expansion<T> = { subscriber, project, active: 0, index: 0, sourceDone: false };
+      return subscribeStage(source, subscriber, onValue<T>, sourceDone<T>, undefined, state);
     });
+}
+
+interface Expansion<T> {
+  readonly subscriber: Subscriber<T>;
+  readonly project: (value: T, index: number) => ObservableInput<T>;
+  /** Projections subscribed and not completed. */
+  active: number;
+  index: number;
+  sourceDone: boolean;
+}
+
+function onValue<T>(this: Expansion<T>, value: T): void {
+  const { subscriber } = this;
+  subscriber.next(value);
+  if (subscriber.closed) return;
+  let next: ObservableInput<T>;
+  try {
+    next = this.project(value, this.index++);
+  } catch (err) {
+    subscriber.error(err);
+    return;
+  }
+  if (next === EMPTY) return;
+  this.active++;
+  // tied to `subscriber` before it runs, so a teardown that comes meanwhile closes it at once
+  subscribeStage(from(next), subscriber, onValue<T>, innerDone<T>, undefined, this);
+}
+
+function sourceDone<T>(this: Expansion<T>): void {
+  this.sourceDone = true;
+  if (this.active === 0) this.subscriber.complete();
+}
+
+function innerDone<T>(this: Expansion<T>): void {
+  this.active--;
+  if (this.sourceDone && this.active === 0) this.subscriber.complete();
 }

@@ -1,4 +1,4 @@
-import { NEVER, Observable, type Subscription } from 'rxjs';
+import { NEVER, Observable, type Subscriber, type Subscription } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
@@ -41,111 +41,154 @@ export interface ModelResponse {
  * @return The response's events, then the response.
  */
 export function callProvider(it: IterationContext, req: ProviderRequest): Observable<TurnEvent | ModelResponse> {
-  const { resolved, turn, iteration } = it;
   return new Observable<TurnEvent | ModelResponse>((subscriber) => {
-    // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
-    const controller = resolved.provider.ignoresSignal === true ? undefined : new AbortController();
-    let text = '';
-    let inSecret = false; // whether the text so far ends inside a secret (scrubDelta)
-    const toolCalls: ProviderToolCall[] = [];
-    let finishReason: string | undefined;
-    let responseId: string | undefined;
-    let responseModel: string | undefined;
-    let inputTokens = 0;
-    let outputTokens = 0;
-    let settled = false;
-    let streamSub: Subscription | undefined;
-    let cancelSub: Subscription | undefined;
-    let idle: IdleTimer | undefined;
-    /** Ends the request's own timers and listeners, once, whichever way it ends. */
-    const settle = (): void => {
-      settled = true;
-      idle?.stop();
-      cancelSub?.unsubscribe();
-    };
-    const finish = (cancelled: boolean): void => {
-      if (settled) return;
-      settle();
-      if (responseId !== undefined || responseModel !== undefined) {
-        subscriber.next({ type: 'response', iteration, responseId, responseModel, finishReason });
-      }
-      subscriber.next({ text, toolCalls: cancelled ? [] : toolCalls, finishReason, cancelled, usage: { inputTokens, outputTokens } });
-      subscriber.complete();
-    };
-    /** The request failed: a ProviderError, unless the turn was cancelled meanwhile (then the text so far). */
-    const fail = (err: unknown): void => {
-      if (settled) return;
-      if (turn.cancelled()) return finish(true);
-      settle();
-      subscriber.error(asProviderError(resolved.provider.name, err));
+    const { resolved, turn } = it;
+    // the request's state in one object, its callbacks shared: no closures per request
+    const request: Request = {
+      subscriber,
+      it,
+      // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
+      controller: resolved.provider.ignoresSignal === true ? undefined : new AbortController(),
+      text: '',
+      inSecret: false, // whether the text so far ends inside a secret (scrubDelta)
+      toolCalls: [],
+      finishReason: undefined,
+      responseId: undefined,
+      responseModel: undefined,
+      inputTokens: 0,
+      outputTokens: 0,
+      settled: false,
+      streamSub: undefined,
+      cancelSub: undefined,
+      idle: undefined,
+      unsubscribe: teardown,
     };
     // a turn without a signal (cancel$ is NEVER) cannot be cancelled: nothing to listen to
-    if (turn.cancel$ !== NEVER) {
-      cancelSub = turn.cancel$.subscribe(() => {
-        controller?.abort();
-        streamSub?.unsubscribe();
-        finish(true);
-      });
-    }
-    if (settled) return;
+    if (turn.cancel$ !== NEVER) request.cancelSub = turn.cancel$.subscribe(() => cancelled(request));
+    if (request.settled) return;
     let events$: Observable<ProviderEvent>;
     try {
-      events$ = resolved.provider.request(req, controller?.signal ?? neverAborted());
+      events$ = resolved.provider.request(req, request.controller?.signal ?? neverAborted());
     } catch (err) {
-      fail(err); // a provider that throws instead of returning a failing Observable still fails typed
+      fail(request, err); // a provider that throws instead of returning a failing Observable still fails typed
       return;
     }
     // idleDeadline's timer, kept in this Subscriber: no stage between the provider and the response
-    streamSub = subscribeStage(
-      events$,
-      subscriber,
-      (event) => {
-        idle?.touch();
-        switch (event.type) {
-          case 'text-delta': {
-            if (event.text.length === 0) return;
-            text += event.text;
-            // the event is rendered (scrubbed); the response keeps the text as the model wrote it
-            const shown = scrubDelta(event.text, inSecret);
-            inSecret = shown.inSecret;
-            if (shown.text.length > 0) subscriber.next({ type: 'text-delta', iteration, text: shown.text });
-            return;
-          }
-          case 'tool-call':
-            toolCalls.push(event);
-            return;
-          case 'usage':
-            inputTokens += event.inputTokens;
-            outputTokens += event.outputTokens;
-            subscriber.next({ type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens });
-            return;
-          case 'finish':
-            finishReason = event.reason;
-            if (typeof event.responseId === 'string') responseId = event.responseId;
-            if (typeof event.responseModel === 'string') responseModel = event.responseModel;
-            return;
-        }
-      },
-      () => finish(false),
-      fail,
-    );
-    if (!settled && !subscriber.closed) {
-      const idleMs = resolved.knobs.providerIdleTimeoutMs;
-      idle = new IdleTimer(idleMs, () => {
-        streamSub?.unsubscribe();
-        controller?.abort();
-        fail(new ProviderError(idleMessage(resolved.provider.name, idleMs)));
-      });
+    request.streamSub = subscribeStage(events$, subscriber, onEvent, onComplete, onError, request);
+    if (!request.settled && !subscriber.closed) {
+      const idle = new IdleTimer(resolved.knobs.providerIdleTimeoutMs, onIdle, request);
+      request.idle = idle;
       idle.start();
     }
-    return () => {
-      if (!settled) {
-        settle();
-        controller?.abort();
-      }
-      streamSub?.unsubscribe();
-    };
+    return request; // its `unsubscribe` is the teardown
   });
+}
+
+/** One request in flight: what has streamed so far, and its timers and listeners. */
+interface Request {
+  readonly subscriber: Subscriber<TurnEvent | ModelResponse>;
+  readonly it: IterationContext;
+  readonly controller: AbortController | undefined;
+  text: string;
+  inSecret: boolean;
+  readonly toolCalls: ProviderToolCall[];
+  finishReason: string | undefined;
+  responseId: string | undefined;
+  responseModel: string | undefined;
+  inputTokens: number;
+  outputTokens: number;
+  settled: boolean;
+  streamSub: Subscription | undefined;
+  cancelSub: Subscription | undefined;
+  idle: IdleTimer<Request> | undefined;
+  /** The teardown: unsubscribing before the response came aborts the request. */
+  readonly unsubscribe: (this: Request) => void;
+}
+
+function onEvent(this: Request, event: ProviderEvent): void {
+  this.idle?.touch();
+  switch (event.type) {
+    case 'text-delta': {
+      if (event.text.length === 0) return;
+      this.text += event.text;
+      // the event is rendered (scrubbed); the response keeps the text as the model wrote it
+      const shown = scrubDelta(event.text, this.inSecret);
+      this.inSecret = shown.inSecret;
+      if (shown.text.length > 0) this.subscriber.next({ type: 'text-delta', iteration: this.it.iteration, text: shown.text });
+      return;
+    }
+    case 'tool-call':
+      this.toolCalls.push(event);
+      return;
+    case 'usage':
+      this.inputTokens += event.inputTokens;
+      this.outputTokens += event.outputTokens;
+      this.subscriber.next({ type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens });
+      return;
+    case 'finish':
+      this.finishReason = event.reason;
+      if (typeof event.responseId === 'string') this.responseId = event.responseId;
+      if (typeof event.responseModel === 'string') this.responseModel = event.responseModel;
+      return;
+  }
+}
+
+function onComplete(this: Request): void {
+  finish(this, false);
+}
+
+function onError(this: Request, err: unknown): void {
+  fail(this, err);
+}
+
+/** The turn's signal aborted: the provider's is aborted and the response comes, cancelled. */
+function cancelled(request: Request): void {
+  request.controller?.abort();
+  request.streamSub?.unsubscribe();
+  finish(request, true);
+}
+
+/** The stream was quiet for `knobs.providerIdleTimeoutMs`. */
+function onIdle(this: Request): void {
+  this.streamSub?.unsubscribe();
+  this.controller?.abort();
+  const { resolved } = this.it;
+  fail(this, new ProviderError(idleMessage(resolved.provider.name, resolved.knobs.providerIdleTimeoutMs)));
+}
+
+function teardown(this: Request): void {
+  if (!this.settled) {
+    settle(this);
+    this.controller?.abort();
+  }
+  this.streamSub?.unsubscribe();
+}
+
+/** Ends the request's own timers and listeners, once, whichever way it ends. */
+function settle(request: Request): void {
+  request.settled = true;
+  request.idle?.stop();
+  request.cancelSub?.unsubscribe();
+}
+
+function finish(request: Request, cancelled: boolean): void {
+  if (request.settled) return;
+  settle(request);
+  const { subscriber, responseId, responseModel, finishReason } = request;
+  if (responseId !== undefined || responseModel !== undefined) {
+    subscriber.next({ type: 'response', iteration: request.it.iteration, responseId, responseModel, finishReason });
+  }
+  const usage = { inputTokens: request.inputTokens, outputTokens: request.outputTokens };
+  subscriber.next({ text: request.text, toolCalls: cancelled ? [] : request.toolCalls, finishReason, cancelled, usage });
+  subscriber.complete();
+}
+
+/** The request failed: a ProviderError, unless the turn was cancelled meanwhile (then the text so far). */
+function fail(request: Request, err: unknown): void {
+  if (request.settled) return;
+  if (request.it.turn.cancelled()) return finish(request, true);
+  settle(request);
+  request.subscriber.error(asProviderError(request.it.resolved.provider.name, err));
 }
 
 let unused: AbortSignal | undefined;

@@ -15,7 +15,7 @@ import { asyncScheduler, type Subscription } from 'rxjs';
  * source.subscribe({ next: (v) => (idle.touch(), subscriber.next(v)), complete: () => idle.stop() });
  * ```
  */
-export class IdleTimer {
+export class IdleTimer<T = unknown> {
   #last = 0;
   #timer: Subscription | undefined;
 
@@ -31,11 +31,12 @@ export class IdleTimer {
 
   /**
    * @param ms How long the stream may be quiet.
-   * @param onIdle Called once when it was quiet for `ms` (not after `stop()`).
+   * @param onIdle Called once when it was quiet for `ms` (not after `stop()`), with `target` as `this`.
    */
   constructor(
     private readonly ms: number,
-    private readonly onIdle: () => void,
+    private readonly onIdle: (this: T) => void,
+    private readonly target?: T,
   ) {}
 
   /** Starts the wait: quiet from now. */
@@ -56,11 +57,15 @@ export class IdleTimer {
   }
 
   #arm(delay: number): void {
-    this.#timer = asyncScheduler.schedule(() => {
-      const quiet = asyncScheduler.now() - this.#last;
-      if (quiet < this.ms) return this.#arm(this.ms - quiet);
-      this.#timer = undefined;
-      this.onIdle();
-    }, delay);
+    this.#timer = asyncScheduler.schedule(IdleTimer.#fire, delay, this as IdleTimer);
+  }
+
+  /** The scheduler's work, shared by every timer (no closure per timer). */
+  static #fire(this: unknown, timer?: IdleTimer): void {
+    if (!timer) return;
+    const quiet = asyncScheduler.now() - timer.#last;
+    if (quiet < timer.ms) return timer.#arm(timer.ms - quiet);
+    timer.#timer = undefined;
+    timer.onIdle.call(timer.target);
   }
 }

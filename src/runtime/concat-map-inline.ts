@@ -25,75 +25,100 @@ import { subscribeStage } from './stage-subscriber.js';
 export function concatMapInline<T, R>(project: (value: T, index: number) => Observable<R> | R): OperatorFunction<T, R> {
   return (source) =>
     new Observable<R>((subscriber) => {
-      const waiting: T[] = [];
-      let head = 0;
-      let index = 0;
-      let inner: Subscriber<R> | undefined;
-      let busy = false;
-      let sourceDone = false;
-      const run = (value: T): void => {
-        let out: Observable<R> | R;
-        try {
-          out = project(value, index++);
-        } catch (err) {
-          subscriber.error(err);
-          return;
-        }
-        if (!isObservable(out)) {
-          subscriber.next(out);
-          return;
-        }
-        busy = true;
-        const inner$ = out;
-        let completed = false;
-        new Observable<R>((sub) => {
-          // held before the projection runs, so a teardown meanwhile closes it at once (as concatMap's does)
-          inner = sub;
-          inner$.subscribe(sub);
-          // after the projection's own teardown (at once when it already ended), as concatMap's
-          sub.add(() => {
-            if (inner === sub) inner = undefined;
-            if (!completed) return;
-            busy = false;
-            drain();
-          });
-        }).subscribe({
-          next: (v) => subscriber.next(v),
-          error: (err: unknown) => subscriber.error(err),
-          complete: () => {
-            completed = true;
-          },
-        });
-      };
-      const drain = (): void => {
-        while (!busy && head < waiting.length && !subscriber.closed) {
-          const value = waiting[head];
-          waiting[head++] = undefined as T; // let it go
-          run(value);
-        }
-        if (head === waiting.length) {
-          waiting.length = 0;
-          head = 0;
-        }
-        if (!busy && sourceDone && head === waiting.length) subscriber.complete();
+      // the operator's state in one object, its callbacks shared: no closures per subscription
+      const state: ConcatState<T, R> = {
+        subscriber,
+        project,
+        waiting: [],
+        head: 0,
+        index: 0,
+        inner: undefined,
+        busy: false,
+        sourceDone: false,
+        unsubscribe: stopInner,
       };
       // registered first, so a teardown that comes while a projection is being subscribed closes it at once
-      subscriber.add(() => {
-        inner?.unsubscribe();
-        waiting.length = 0;
-      });
-      return subscribeStage(
-        source,
-        subscriber,
-        (value) => {
-          if (subscriber.closed) return;
-          if (busy) waiting.push(value);
-          else run(value);
-        },
-        () => {
-          sourceDone = true;
-          if (!busy) subscriber.complete();
-        },
-      );
+      subscriber.add(state);
+      return subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
     });
+}
+
+interface ConcatState<T, R> {
+  readonly subscriber: Subscriber<R>;
+  readonly project: (value: T, index: number) => Observable<R> | R;
+  readonly waiting: T[];
+  head: number;
+  index: number;
+  /** The running projection's Subscriber. */
+  inner: Subscriber<R> | undefined;
+  busy: boolean;
+  sourceDone: boolean;
+  /** The teardown: the running projection, and nothing more waits. */
+  readonly unsubscribe: (this: ConcatState<T, R>) => void;
+}
+
+function sourceNext<T, R>(this: ConcatState<T, R>, value: T): void {
+  if (this.subscriber.closed) return;
+  if (this.busy) this.waiting.push(value);
+  else run(this, value);
+}
+
+function sourceComplete<T, R>(this: ConcatState<T, R>): void {
+  this.sourceDone = true;
+  if (!this.busy) this.subscriber.complete();
+}
+
+function stopInner<T, R>(this: ConcatState<T, R>): void {
+  this.inner?.unsubscribe();
+  this.waiting.length = 0;
+}
+
+function run<T, R>(state: ConcatState<T, R>, value: T): void {
+  const { subscriber } = state;
+  let out: Observable<R> | R;
+  try {
+    out = state.project(value, state.index++);
+  } catch (err) {
+    subscriber.error(err);
+    return;
+  }
+  if (!isObservable(out)) {
+    subscriber.next(out);
+    return;
+  }
+  state.busy = true;
+  const inner$ = out;
+  let completed = false;
+  new Observable<R>((sub) => {
+    // held before the projection runs, so a teardown meanwhile closes it at once (as concatMap's does)
+    state.inner = sub;
+    inner$.subscribe(sub);
+    // after the projection's own teardown (at once when it already ended), as concatMap's
+    sub.add(() => {
+      if (state.inner === sub) state.inner = undefined;
+      if (!completed) return;
+      state.busy = false;
+      drain(state);
+    });
+  }).subscribe({
+    next: (v) => subscriber.next(v),
+    error: (err: unknown) => subscriber.error(err),
+    complete: () => {
+      completed = true;
+    },
+  });
+}
+
+function drain<T, R>(state: ConcatState<T, R>): void {
+  const { waiting, subscriber } = state;
+  while (!state.busy && state.head < waiting.length && !subscriber.closed) {
+    const value = waiting[state.head];
+    waiting[state.head++] = undefined as T; // let it go
+    run(state, value);
+  }
+  if (state.head === waiting.length) {
+    waiting.length = 0;
+    state.head = 0;
+  }
+  if (!state.busy && state.sourceDone && state.head === waiting.length) subscriber.complete();
 }

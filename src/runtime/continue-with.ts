@@ -1,4 +1,4 @@
-import { isObservable, Observable, type OperatorFunction } from 'rxjs';
+import { isObservable, Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { subscribeStage } from './stage-subscriber.js';
 
@@ -25,40 +25,51 @@ export function continueWith<T extends object, R>(
 ): OperatorFunction<TurnEvent | T, TurnEvent | R> {
   return (source) =>
     new Observable<TurnEvent | R>((subscriber) => {
-      let active = 0;
-      let sourceDone = false;
-      const forward = (v: TurnEvent | R): void => subscriber.next(v);
-      const innerDone = (): void => {
-        active--;
-        if (sourceDone && active === 0) subscriber.complete();
-      };
+      // the stage's state in one object, its callbacks shared: no closures per subscription
+      const state: ContinueState<T, R> = { subscriber, project, active: 0, sourceDone: false };
       // each subscription is tied to `subscriber`: unsubscribing tears the source, then every stage, down
-      subscribeStage(
-        source,
-        subscriber,
-        (value) => {
-          if (isTurnEvent(value)) {
-            subscriber.next(value);
-            return;
-          }
-          let next: Observable<TurnEvent | R> | R;
-          try {
-            next = project(value as T);
-          } catch (err) {
-            subscriber.error(err);
-            return;
-          }
-          if (!isObservable(next)) {
-            subscriber.next(next);
-            return;
-          }
-          active++;
-          subscribeStage(next, subscriber, forward, innerDone);
-        },
-        () => {
-          sourceDone = true;
-          if (active === 0) subscriber.complete();
-        },
-      );
+      subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
     });
+}
+
+interface ContinueState<T, R> {
+  readonly subscriber: Subscriber<TurnEvent | R>;
+  readonly project: (value: T) => Observable<TurnEvent | R> | R;
+  active: number;
+  sourceDone: boolean;
+}
+
+function sourceNext<T extends object, R>(this: ContinueState<T, R>, value: TurnEvent | T): void {
+  const { subscriber } = this;
+  if (isTurnEvent(value)) {
+    subscriber.next(value);
+    return;
+  }
+  let next: Observable<TurnEvent | R> | R;
+  try {
+    next = this.project(value as T);
+  } catch (err) {
+    subscriber.error(err);
+    return;
+  }
+  if (!isObservable(next)) {
+    subscriber.next(next);
+    return;
+  }
+  this.active++;
+  subscribeStage(next, subscriber, forward<T, R>, innerDone<T, R>, undefined, this);
+}
+
+function sourceComplete<T, R>(this: ContinueState<T, R>): void {
+  this.sourceDone = true;
+  if (this.active === 0) this.subscriber.complete();
+}
+
+function forward<T, R>(this: ContinueState<T, R>, value: TurnEvent | R): void {
+  this.subscriber.next(value);
+}
+
+function innerDone<T, R>(this: ContinueState<T, R>): void {
+  this.active--;
+  if (this.sourceDone && this.active === 0) this.subscriber.complete();
 }

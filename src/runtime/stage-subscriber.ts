@@ -8,22 +8,30 @@ import { LeanSubscriber } from './lean-subscriber.js';
  * errors). What `onNext` or `onComplete` throws errors `destination`, as in RxJS's own operators. It is added to
  * `destination`, so unsubscribing the stage tears its source down. One object per
  * subscription, where `source.subscribe({ next, error, complete })` makes four (bench/RESULTS.md,
- * "Fewer Subscribers per iteration").
+ * "Fewer Subscribers per iteration"). A stage with state passes it as `target`: its callbacks are
+ * functions shared by every subscription that get the state as `this`, so a subscription makes
+ * one state object instead of a closure per callback and their context (bench/RESULTS.md,
+ * "Session 9").
  *
  * @example
  * ```ts
  * new Observable<T>((subscriber) => subscribeStage(source, subscriber, (v) => subscriber.next(v)));
  * ```
  */
-export class StageSubscriber<T> extends LeanSubscriber<T> {
+export class StageSubscriber<T, S = unknown> extends LeanSubscriber<T> {
   /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
   static readonly #shape = new StageSubscriber(new Subscriber<never>(), () => undefined);
 
+  /**
+   * @param target What the callbacks get as `this`: a stage keeps its state in one object and
+   *   shares its callbacks between subscriptions, instead of closures made per subscription.
+   */
   constructor(
     destination: Subscriber<never>,
-    private readonly onNext: (value: T) => void,
-    private readonly onComplete?: () => void,
-    private readonly onError?: (err: unknown) => void,
+    private readonly onNext: (this: S, value: T) => void,
+    private readonly onComplete?: (this: S) => void,
+    private readonly onError?: (this: S, err: unknown) => void,
+    private readonly target?: S,
   ) {
     super(); // `super(destination)` would add this one to it before LeanSubscriber's fields exist
     this.destination = destination;
@@ -32,7 +40,7 @@ export class StageSubscriber<T> extends LeanSubscriber<T> {
 
   protected override _next(value: T): void {
     try {
-      this.onNext(value);
+      this.onNext.call(this.target as S, value);
     } catch (err) {
       this.destination.error(err);
     }
@@ -42,7 +50,7 @@ export class StageSubscriber<T> extends LeanSubscriber<T> {
     const onError = this.onError;
     if (!onError) return super._error(err);
     try {
-      onError(err);
+      onError.call(this.target as S, err);
     } catch (thrown) {
       this.destination.error(thrown);
     } finally {
@@ -54,7 +62,7 @@ export class StageSubscriber<T> extends LeanSubscriber<T> {
     const onComplete = this.onComplete;
     if (!onComplete) return super._complete();
     try {
-      onComplete();
+      onComplete.call(this.target as S);
     } catch (err) {
       this.destination.error(err);
     } finally {
@@ -70,14 +78,20 @@ export class StageSubscriber<T> extends LeanSubscriber<T> {
  * ```ts
  * return new Observable<T>((subscriber) => subscribeStage(source, subscriber, (v) => subscriber.next(v)));
  * ```
+ * @example
+ * ```ts
+ * function onValue(this: { subscriber: Subscriber<number>; seen: number }, v: number) { this.seen++; this.subscriber.next(v); }
+ * subscribeStage(source, subscriber, onValue, undefined, undefined, { subscriber, seen: 0 });
+ * ```
  * @return The subscription to `source` (already tied to `destination`).
  */
-export function subscribeStage<T>(
+export function subscribeStage<T, S = unknown>(
   source: Observable<T>,
   destination: Subscriber<never>,
-  onNext: (value: T) => void,
-  onComplete?: () => void,
-  onError?: (err: unknown) => void,
+  onNext: (this: S, value: T) => void,
+  onComplete?: (this: S) => void,
+  onError?: (this: S, err: unknown) => void,
+  target?: S,
 ): Subscription {
-  return source.subscribe(new StageSubscriber(destination, onNext, onComplete, onError));
+  return source.subscribe(new StageSubscriber(destination, onNext, onComplete, onError, target));
 }

@@ -25,7 +25,7 @@ import { appendRound } from './append-round.js';
 import { collectRound, type RoundResults } from './collect-round.js';
 import { doneStep, nextStep, type IterationStep } from './iteration-step.js';
 import { maxIterationsStep } from './max-iterations.js';
-import { nextSnapshot, snapshotWith } from './turn-snapshot.js';
+import { nextSnapshot, NONE, snapshotWith } from './turn-snapshot.js';
 
 export const malformedRetryText =
   'Your last tool call could not be parsed. To call a tool, write exactly one JSON object per call inside ' +
@@ -64,13 +64,19 @@ export function iterate(turn: TurnContext, snapshot: TurnSnapshot): Observable<T
     }
     const steering = turn.hasSteering() ? [...snapshot.steering, ...turn.takeSteering()] : snapshot.steering;
     const history = steering.length > 0 ? [...snapshot.history, ...steering.map(userMessage)] : snapshot.history;
-    const it = iterationContext(turn, snapshotWith(snapshot, { history, steering: [], iteration: snapshot.iteration + 1 }));
+    const it = iterationContext(turn, snapshotWith(snapshot, { history, steering: NONE, iteration: snapshot.iteration + 1 }));
     turn.refreshTools();
     subscriber.next({ type: 'iteration', iteration: it.iteration, model: it.model });
     if (subscriber.closed) return undefined;
-    return callProvider(it, buildRequest(it)).pipe(continueWith((response: ModelResponse) => afterResponse(it, response))).subscribe(subscriber);
+    return callProvider(it, buildRequest(it)).pipe(continueWith(afterResponseOf(it))).subscribe(subscriber);
   });
 }
+
+/** `afterResponse` for `it`, as a closure that holds `it` alone (not the snapshot the iteration started from). */
+const afterResponseOf =
+  (it: IterationContext) =>
+  (response: ModelResponse): Observable<TurnEvent | IterationStep> | IterationStep =>
+    afterResponse(it, response);
 
 /** The response's calls through the graph — prepare, dispatch, order by slot, collect — then the next step. */
 function afterResponse(it: IterationContext, response: ModelResponse): Observable<TurnEvent | IterationStep> | IterationStep {

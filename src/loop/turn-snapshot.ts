@@ -2,6 +2,9 @@ import type { TurnInput } from '../core/turn-input.js';
 import { TURN_SNAPSHOT_VERSION, type LoopWindow, type TurnSnapshot } from '../core/turn-snapshot.js';
 import type { IterationContext, TurnContext } from '../runtime/resolved-execution.js';
 
+/** An empty list, shared by the snapshots that have nothing in one (snapshots are plain data, never changed). */
+export const NONE: readonly never[] = Object.freeze([]);
+
 /** A loop detector's window with nothing in it. */
 export const EMPTY_LOOP_WINDOW: LoopWindow = Object.freeze({ names: [], argsJson: [], outputs: [], batches: [], start: 0, batch: 0 });
 
@@ -18,7 +21,9 @@ export const EMPTY_LOOP_WINDOW: LoopWindow = Object.freeze({ names: [], argsJson
 export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message' | 'history' | 'tools'>): TurnSnapshot {
   const { resolved } = turn;
   const scope = input.tools !== undefined ? { message: input.message, tools: [...input.tools] } : { message: input.message };
-  const history = [...(input.history ?? []), { role: 'user' as const, content: input.message }];
+  const message = { role: 'user' as const, content: input.message };
+  // sized to what it holds: a spread of nothing reserves room for 16 (the turn keeps this one alive)
+  const history = input.history?.length ? [...input.history, message] : [message];
   const activated = turn.activated.names();
   const first: TurnSnapshot = {
     version: TURN_SNAPSHOT_VERSION,
@@ -30,12 +35,12 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
     iteration: 0,
     model: resolved.model,
     malformedRetries: 0,
-    notes: [],
-    receipts: [],
+    notes: NONE,
+    receipts: NONE,
     promptSignatures: {},
     loopWindow: EMPTY_LOOP_WINDOW,
     activated,
-    steering: [],
+    steering: NONE,
     usage: { inputTokens: 0, outputTokens: 0 },
   };
   // the conversation's id goes in by snapshotWith, fourth as in every snapshot, not by a
@@ -73,7 +78,7 @@ export function snapshotWith(s: TurnSnapshot, c: Partial<TurnSnapshot>, it?: Ite
   const model = c.model ?? (it ? it.model : s.model);
   const promptSignatures = c.promptSignatures ?? (it && it.promptSignatures.size > 0 ? Object.fromEntries(it.promptSignatures) : s.promptSignatures);
   const activated = c.activated ?? (it ? it.turn.activated.names() : s.activated);
-  const notes = c.notes ?? (it ? [] : s.notes);
+  const notes = c.notes ?? (it ? NONE : s.notes);
   if (c.batch !== undefined || 'batch' in s) return { ...s, ...c, model, promptSignatures, activated, notes };
   const conversationId = c.conversationId ?? s.conversationId;
   // two literals, not a conditional spread (see startSnapshot); the keys of a spread, in its order

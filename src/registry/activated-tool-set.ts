@@ -16,7 +16,8 @@ const NO_NAMES: readonly string[] = Object.freeze([]);
  * ```
  */
 export class ActivatedToolSet {
-  readonly #tools = new Map<string, Tool>();
+  /** Made on the first activation: most turns activate nothing, and a turn keeps its set alive. */
+  #tools: Map<string, Tool> | undefined = undefined;
   #version = 0;
   #names: readonly string[] = NO_NAMES;
   #namesVersion = 0;
@@ -27,23 +28,24 @@ export class ActivatedToolSet {
 
   /** Adds a tool; true when it was not active yet. A different tool under an active name replaces it. */
   activate(tool: Tool): boolean {
-    const current = this.#tools.get(tool.name);
+    const tools = (this.#tools ??= new Map());
+    const current = tools.get(tool.name);
     if (current === tool) return false;
-    this.#tools.set(tool.name, tool);
+    tools.set(tool.name, tool);
     this.#version++;
     return current === undefined;
   }
 
   has(name: string): boolean {
-    return this.#tools.has(name);
+    return this.#tools?.has(name) ?? false;
   }
 
   get(name: string): Tool | undefined {
-    return this.#tools.get(name);
+    return this.#tools?.get(name);
   }
 
   get size(): number {
-    return this.#tools.size;
+    return this.#tools?.size ?? 0;
   }
 
   /** Grows by one on every change; effective tools are rebuilt only when it moved. */
@@ -54,13 +56,13 @@ export class ActivatedToolSet {
   names(): readonly string[] {
     // one array per version, shared by the snapshots taken meanwhile (two per iteration)
     if (this.#namesVersion !== this.#version) {
-      this.#names = this.#tools.size === 0 ? NO_NAMES : Object.freeze([...this.#tools.keys()]);
+      this.#names = this.#tools === undefined || this.#tools.size === 0 ? NO_NAMES : Object.freeze([...this.#tools.keys()]);
       this.#namesVersion = this.#version;
     }
     return this.#names;
   }
 
   tools(): Tool[] {
-    return [...this.#tools.values()];
+    return this.#tools ? [...this.#tools.values()] : [];
   }
 }

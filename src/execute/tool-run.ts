@@ -95,6 +95,11 @@ export class ToolRun implements ToolContext {
     this.#subscribe(returned as ObservableInput<unknown>, tool, timeoutMs);
   }
 
+  /** `stop`, as the call's teardown (`Unsubscribable`). */
+  unsubscribe(): void {
+    this.stop();
+  }
+
   /** Tears the call down: the tool's signal aborts and its late result is ignored. */
   stop(): void {
     this.#sub?.unsubscribe();

@@ -160,8 +160,9 @@ function answered(it: IterationContext, response: ModelResponse, parsed: ParsedR
 /** The round joins history; then the loop detector, cancellation and the iteration cap decide. */
 function afterRound(it: IterationContext, round: Round, collected: RoundResults, usage: TurnSnapshot['usage']): Observable<TurnEvent | IterationStep> | IterationStep {
   const { resolved, snapshot } = it;
-  const history = [...snapshot.history];
-  appendRound(history, { text: round.text, calls: round.calls, results: collected.results, textMode: round.fromText });
+  const added: ChatMessage[] = [];
+  appendRound(added, { text: round.text, calls: round.calls, results: collected.results, textMode: round.fromText });
+  const history = snapshot.history.concat(added); // sized to what it holds: a turn keeps its history alive
   const receipts = collected.receipts.length > 0 ? [...snapshot.receipts, ...collected.receipts] : snapshot.receipts;
   if (it.turn.cancelled()) return doneStep(nextSnapshot(it, { history, receipts, usage }), '', 'cancelled');
   const detector = new LoopDetector(resolved.knobs.loopDetection, snapshot.loopWindow);

@@ -28,10 +28,19 @@ export interface LoopThresholds {
  */
 export function loopThresholds(maxRepeats: number): LoopThresholds {
   const m = Number.isFinite(maxRepeats) && maxRepeats >= 1 ? Math.floor(maxRepeats) : 3;
+  // one frozen set per value, shared by the detectors (one per iteration)
+  if (m < SHARED) return (shared[m] ??= Object.freeze(thresholdsFor(m)));
+  return thresholdsFor(m);
+}
+
+const SHARED = 64;
+const shared: (LoopThresholds | undefined)[] = [];
+
+function thresholdsFor(m: number): LoopThresholds {
   return {
-    repeat: { warning: m, blocked: m + 1, abort: m + 2 },
-    pingPong: { warning: m + 1, blocked: m + 2, abort: m + 3 },
-    noProgress: { warning: m + 2, blocked: m + 3, abort: m + 4 },
+    repeat: Object.freeze({ warning: m, blocked: m + 1, abort: m + 2 }),
+    pingPong: Object.freeze({ warning: m + 1, blocked: m + 2, abort: m + 3 }),
+    noProgress: Object.freeze({ warning: m + 2, blocked: m + 3, abort: m + 4 }),
   };
 }
 

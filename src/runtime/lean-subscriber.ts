@@ -39,7 +39,8 @@ export abstract class LeanSubscriber<T> extends Subscriber<T> {
       return super.add(teardown); // RxJS's own Subscribers: RxJS links them both ways
     }
     if (this.#first === undefined && this.#more === undefined) this.#first = teardown;
-    else (this.#more ??= []).push(teardown);
+    else if (this.#more === undefined) this.#more = [teardown]; // room for one: a push onto [] reserves 16
+    else this.#more.push(teardown);
   }
 
   /** `Subscription.remove`: forgets a teardown (one that ended first). */

@@ -45,6 +45,17 @@ describe('Preparation runs per call, in slot order, in the order of BEHAVIOUR.md
     ]);
   });
 
+  it('agents configured alike share one frozen pipeline (an agent is often made per turn); different configurations get their own', () => {
+    const a = buildPrepSteps({ ...base, knobs: { dedupEnabled: false } });
+    expect(buildPrepSteps({ ...base, knobs: { dedupEnabled: false } })).toBe(a);
+    expect(Object.isFrozen(a)).toBe(true);
+    const withApproval = buildPrepSteps({ ...base, approval: new ApprovalManager() });
+    expect(withApproval).not.toBe(a);
+    expect(withApproval).toContain(approvalGate);
+    expect(a).not.toContain(approvalGate);
+    expect(createAgent({ ...base }).resolved.prepSteps).toBe(createAgent({ ...base }).resolved.prepSteps);
+  });
+
   it('calls are prepared one at a time in slot order, and a filled call skips the remaining steps', async () => {
     const seen: number[] = [];
     const door = scriptedDoor(['yes', 'yes']);

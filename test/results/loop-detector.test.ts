@@ -17,6 +17,17 @@ describe('thresholds follow maxRepeats', () => {
     });
     expect(loopThresholds(0).repeat).toEqual({ warning: 3, blocked: 4, abort: 5 });
   });
+
+  it('detectors share one frozen set per maxRepeats; large values are computed the same way', () => {
+    expect(loopThresholds(3)).toBe(loopThresholds(3));
+    expect(Object.isFrozen(loopThresholds(3).repeat)).toBe(true);
+    expect(loopThresholds(4)).not.toBe(loopThresholds(3));
+    expect(loopThresholds(100)).toEqual({
+      repeat: { warning: 100, blocked: 101, abort: 102 },
+      pingPong: { warning: 101, blocked: 102, abort: 103 },
+      noProgress: { warning: 102, blocked: 103, abort: 104 },
+    });
+  });
 });
 
 describe('exact repeat: the same name and arguments, counted over the sliding window', () => {

@@ -14,6 +14,7 @@ import { promptLoopGuard } from './prompt-loop-guard.js';
 import { resolveTool } from './resolve-tool.js';
 import { restoreApprovedMarker } from './restore-approved-marker.js';
 import { toPrepared } from './to-prepared.js';
+import { untilParked } from './until-parked.js';
 import { validateArgs } from './validate-args.js';
 
 /**
@@ -63,7 +64,7 @@ export function prepareCalls(
   const prepare = (source: Observable<ParsedCall>, batch: PrepContext): Observable<TurnEvent | PreparedCall> =>
     source.pipe(
       concatMapInline((call) => prepareFrom(toPrepared(call), 0, steps, batch)), // concatMap, with ready calls inline
-      takeWhile((value) => isTurnEvent(value) || value.paused === undefined, true), // a parked call is the last
+      untilParked(), // takeWhile(not parked, inclusive): a parked call is the last
     );
   // without a batch's context, each subscription makes its own
   return (source) => (ctx ? prepare(source, ctx) : defer(() => prepare(source, createPrepContext(iteration))));

@@ -44,7 +44,7 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
   return new Observable<TurnEvent | ModelResponse>((subscriber) => {
     const { resolved, turn } = it;
     // the request's state in one object, its callbacks shared: no closures per request
-    const request: Request = {
+    const request: RequestState = {
       subscriber,
       it,
       // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
@@ -85,7 +85,7 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
 }
 
 /** One request in flight: what has streamed so far, and its timers and listeners. */
-interface Request {
+interface RequestState {
   readonly subscriber: Subscriber<TurnEvent | ModelResponse>;
   readonly it: IterationContext;
   readonly controller: AbortController | undefined;
@@ -100,12 +100,12 @@ interface Request {
   settled: boolean;
   streamSub: Subscription | undefined;
   cancelSub: Subscription | undefined;
-  idle: IdleTimer<Request> | undefined;
+  idle: IdleTimer<RequestState> | undefined;
   /** The teardown: unsubscribing before the response came aborts the request. */
-  readonly unsubscribe: (this: Request) => void;
+  readonly unsubscribe: (this: RequestState) => void;
 }
 
-function onEvent(this: Request, event: ProviderEvent): void {
+function onEvent(this: RequestState, event: ProviderEvent): void {
   this.idle?.touch();
   switch (event.type) {
     case 'text-delta': {
@@ -133,30 +133,30 @@ function onEvent(this: Request, event: ProviderEvent): void {
   }
 }
 
-function onComplete(this: Request): void {
+function onComplete(this: RequestState): void {
   finish(this, false);
 }
 
-function onError(this: Request, err: unknown): void {
+function onError(this: RequestState, err: unknown): void {
   fail(this, err);
 }
 
 /** The turn's signal aborted: the provider's is aborted and the response comes, cancelled. */
-function cancelled(request: Request): void {
+function cancelled(request: RequestState): void {
   request.controller?.abort();
   request.streamSub?.unsubscribe();
   finish(request, true);
 }
 
 /** The stream was quiet for `knobs.providerIdleTimeoutMs`. */
-function onIdle(this: Request): void {
+function onIdle(this: RequestState): void {
   this.streamSub?.unsubscribe();
   this.controller?.abort();
   const { resolved } = this.it;
   fail(this, new ProviderError(idleMessage(resolved.provider.name, resolved.knobs.providerIdleTimeoutMs)));
 }
 
-function teardown(this: Request): void {
+function teardown(this: RequestState): void {
   if (!this.settled) {
     settle(this);
     this.controller?.abort();
@@ -165,13 +165,13 @@ function teardown(this: Request): void {
 }
 
 /** Ends the request's own timers and listeners, once, whichever way it ends. */
-function settle(request: Request): void {
+function settle(request: RequestState): void {
   request.settled = true;
   request.idle?.stop();
   request.cancelSub?.unsubscribe();
 }
 
-function finish(request: Request, cancelled: boolean): void {
+function finish(request: RequestState, cancelled: boolean): void {
   if (request.settled) return;
   settle(request);
   const { subscriber, responseId, responseModel, finishReason } = request;
@@ -184,7 +184,7 @@ function finish(request: Request, cancelled: boolean): void {
 }
 
 /** The request failed: a ProviderError, unless the turn was cancelled meanwhile (then the text so far). */
-function fail(request: Request, err: unknown): void {
+function fail(request: RequestState, err: unknown): void {
   if (request.settled) return;
   if (request.it.turn.cancelled()) return finish(request, true);
   settle(request);

@@ -1,0 +1,30 @@
+import { Observable, type MonoTypeOperatorFunction, type Subscriber } from 'rxjs';
+import type { PreparedCall } from '../core/calls.js';
+import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
+
+/**
+ * `takeWhile((v) => isTurnEvent(v) || v.paused === undefined, true)`: events and prepared calls
+ * pass until a call parked at an approval, which is the last value; then the result completes
+ * and the source is torn down (the calls behind it stay unprepared). One Subscriber per
+ * subscription, where RxJS's `takeWhile` makes an `OperatorSubscriber` with a closure per
+ * callback (bench/RESULTS.md, "Session 9").
+ *
+ * ```
+ * source:  -e-a-p-b-|        p: a call parked at an approval
+ * result:  -e-a-(p|)
+ * ```
+ * @example
+ * ```ts
+ * from(calls).pipe(concatMapInline((call) => prepareFrom(call)), untilParked());
+ * ```
+ * @return The source's values up to and including the first parked call.
+ */
+export function untilParked<T extends TurnEvent | PreparedCall>(): MonoTypeOperatorFunction<T> {
+  return (source) => new Observable<T>((subscriber) => subscribeStage(source, subscriber, passUntilParked<T>, undefined, undefined, subscriber));
+}
+
+function passUntilParked<T extends TurnEvent | PreparedCall>(this: Subscriber<T>, value: T): void {
+  this.next(value);
+  if (!isTurnEvent(value) && (value as PreparedCall).paused !== undefined) this.complete();
+}

@@ -131,11 +131,14 @@ export function createAgent(config: AgentConfig): Agent {
   return {
     resolved,
     run: (input) => instrumentRun(resolved, input, runToolLoop),
-    complete: async (input) => {
-      const done = await lastValueFrom(instrumentRun(resolved, input, runToolLoop));
-      if (done.type !== 'done') throw new ConfigurationError('The turn ended without a done event.');
-      const { text, reason, history, iterations, usage, snapshot, pending } = done;
-      return { text, reason, history, iterations, usage, ...(reason === 'paused' ? { snapshot, pending } : {}) };
+    // a promise chain, not an async function: a suspended one keeps its generator and registers
+    // alive for the whole turn (bench/RESULTS.md, "Session 9")
+    complete: (input) => {
+      try {
+        return lastValueFrom(instrumentRun(resolved, input, runToolLoop)).then(toOutcome);
+      } catch (err) {
+        return Promise.reject(err);
+      }
     },
     resume: (snapshot, options) =>
       defer(() => {
@@ -144,6 +147,13 @@ export function createAgent(config: AgentConfig): Agent {
         return instrumentRun(resolved, input, (r) => resumeTurn(r, snapshot, options));
       }),
   };
+}
+
+/** `agent.complete`'s outcome: the `done` event without its type (snapshot and pending only when paused). */
+function toOutcome(done: TurnEvent): TurnOutcome {
+  if (done.type !== 'done') throw new ConfigurationError('The turn ended without a done event.');
+  const { text, reason, history, iterations, usage, snapshot, pending } = done;
+  return { text, reason, history, iterations, usage, ...(reason === 'paused' ? { snapshot, pending } : {}) };
 }
 
 const isIngress = (value: unknown): value is Ingress =>

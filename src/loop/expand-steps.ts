@@ -27,7 +27,7 @@ export function expandSteps<T>(project: (value: T, index: number) => ObservableI
     new Observable<T>((subscriber) => {
       // the operator's state in one object, its callbacks shared: no closures per subscription
       const state: Expansion<T> = { subscriber, project, active: 0, index: 0, sourceDone: false };
-      return subscribeStage(source, subscriber, onValue<T>, sourceDone<T>, undefined, state);
+      return subscribeStage(source, subscriber, onValue<T>, sourceComplete<T>, undefined, state);
     });
 }
 
@@ -57,7 +57,7 @@ function onValue<T>(this: Expansion<T>, value: T): void {
   subscribeStage(from(next), subscriber, onValue<T>, innerDone<T>, undefined, this);
 }
 
-function sourceDone<T>(this: Expansion<T>): void {
+function sourceComplete<T>(this: Expansion<T>): void {
   this.sourceDone = true;
   if (this.active === 0) this.subscriber.complete();
 }

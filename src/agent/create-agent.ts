@@ -2,6 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { defer, lastValueFrom, type Observable } from 'rxjs';
 import type { ApprovalPort } from '../approval/approval-port.js';
 import { ConfigurationError } from '../core/errors.js';
+import { NO_ITEMS } from '../core/no-items.js';
 import type { ToolObserver, TurnEvent, TurnEventOf } from '../core/events.js';
 import { guardedLogger, noopLogger, type Logger } from '../observe/logger.js';
 import type { AgentHooks } from '../core/hooks.js';
@@ -69,9 +70,8 @@ export interface AgentConfig {
   readonly onModelSwitch?: (from: string, to: string) => void;
 }
 
-// shared by every agent configured without them: an agent is often made per turn
+// shared by every agent configured without hooks: an agent is often made per turn
 const NO_HOOKS: AgentHooks = Object.freeze({});
-const NO_OBSERVERS: readonly ToolObserver[] = Object.freeze([]);
 
 /** How a turn ended, for `agent.complete`. */
 export type TurnOutcome = Omit<TurnEventOf<'done'>, 'type'>;
@@ -117,7 +117,7 @@ export function createAgent(config: AgentConfig): Agent {
     activations: toolScope.activations,
     approval: config.approval,
     hooks: config.hooks ?? NO_HOOKS,
-    observers: config.observers ?? NO_OBSERVERS,
+    observers: config.observers ?? NO_ITEMS,
     knobs: resolveKnobs(config.knobs),
     receipts: config.receipts,
     logger: guardedLogger(config.logger ?? noopLogger),

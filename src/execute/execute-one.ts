@@ -46,6 +46,6 @@ export function executeOne(it: IterationContext, call: PreparedCall): Observable
     if (subscriber.closed) return undefined;
     const run = new ToolRun(it, call, subscriber, shown);
     run.start();
-    return run; // its `unsubscribe` stops it: no closure per call
+    return run; // the teardown is its `unsubscribe`: no closure per call
   });
 }

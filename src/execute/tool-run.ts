@@ -15,14 +15,14 @@ import { slotResult } from './slot-result.js';
  * One executing call: the body of `executeOne`'s Observable for an executable call. It is also
  * the tool's context (`ctx`): only `signal`, `callId`, `ingress`, `conversationId` and `switchModel` are visible
  * to the tool. `start()` runs the tool; its result goes to the Subscriber as the slot result,
- * then the `tool-result` event; `stop()` (teardown) aborts the tool's signal and ignores a late
- * result.
+ * then the `tool-result` event; `unsubscribe()` (teardown) aborts the tool's signal and ignores a
+ * late result.
  *
  * @example
  * ```ts
  * const run = new ToolRun(it, call, subscriber, shownArgs);
  * run.start();
- * return () => run.stop();
+ * return run; // its teardown
  * ```
  */
 export class ToolRun implements ToolContext {
@@ -95,13 +95,8 @@ export class ToolRun implements ToolContext {
     this.#subscribe(returned as ObservableInput<unknown>, tool, timeoutMs);
   }
 
-  /** `stop`, as the call's teardown (`Unsubscribable`). */
+  /** Tears the call down (the call's teardown, an `Unsubscribable`): the tool's signal aborts and its late result is ignored. */
   unsubscribe(): void {
-    this.stop();
-  }
-
-  /** Tears the call down: the tool's signal aborts and its late result is ignored. */
-  stop(): void {
     this.#sub?.unsubscribe();
     if (this.#done) return;
     this.#done = true;

@@ -1,6 +1,7 @@
 import { concat, defer, from, ignoreElements, Observable, throwError } from 'rxjs';
 import type { ChatMessage } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
+import { NO_ITEMS } from '../core/no-items.js';
 import type { TurnEvent } from '../core/events.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { PreparedCall } from '../core/calls.js';
@@ -25,7 +26,7 @@ import { appendRound } from './append-round.js';
 import { collectRound, type RoundResults } from './collect-round.js';
 import { doneStep, nextStep, type IterationStep } from './iteration-step.js';
 import { maxIterationsStep } from './max-iterations.js';
-import { nextSnapshot, NONE, snapshotWith } from './turn-snapshot.js';
+import { nextSnapshot, snapshotWith } from './turn-snapshot.js';
 
 export const malformedRetryText =
   'Your last tool call could not be parsed. To call a tool, write exactly one JSON object per call inside ' +
@@ -64,7 +65,7 @@ export function iterate(turn: TurnContext, snapshot: TurnSnapshot): Observable<T
     }
     const steering = turn.hasSteering() ? [...snapshot.steering, ...turn.takeSteering()] : snapshot.steering;
     const history = steering.length > 0 ? [...snapshot.history, ...steering.map(userMessage)] : snapshot.history;
-    const it = iterationContext(turn, snapshotWith(snapshot, { history, steering: NONE, iteration: snapshot.iteration + 1 }));
+    const it = iterationContext(turn, snapshotWith(snapshot, { history, steering: NO_ITEMS, iteration: snapshot.iteration + 1 }));
     turn.refreshTools();
     subscriber.next({ type: 'iteration', iteration: it.iteration, model: it.model });
     if (subscriber.closed) return undefined;

@@ -1,9 +1,7 @@
 import type { TurnInput } from '../core/turn-input.js';
+import { NO_ITEMS } from '../core/no-items.js';
 import { TURN_SNAPSHOT_VERSION, type LoopWindow, type TurnSnapshot } from '../core/turn-snapshot.js';
 import type { IterationContext, TurnContext } from '../runtime/resolved-execution.js';
-
-/** An empty list, shared by the snapshots that have nothing in one (snapshots are plain data, never changed). */
-export const NONE: readonly never[] = Object.freeze([]);
 
 /** A loop detector's window with nothing in it. */
 export const EMPTY_LOOP_WINDOW: LoopWindow = Object.freeze({ names: [], argsJson: [], outputs: [], batches: [], start: 0, batch: 0 });
@@ -35,12 +33,12 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
     iteration: 0,
     model: resolved.model,
     malformedRetries: 0,
-    notes: NONE,
-    receipts: NONE,
+    notes: NO_ITEMS,
+    receipts: NO_ITEMS,
     promptSignatures: {},
     loopWindow: EMPTY_LOOP_WINDOW,
     activated,
-    steering: NONE,
+    steering: NO_ITEMS,
     usage: { inputTokens: 0, outputTokens: 0 },
   };
   // the conversation's id goes in by snapshotWith, fourth as in every snapshot, not by a
@@ -78,7 +76,7 @@ export function snapshotWith(s: TurnSnapshot, c: Partial<TurnSnapshot>, it?: Ite
   const model = c.model ?? (it ? it.model : s.model);
   const promptSignatures = c.promptSignatures ?? (it && it.promptSignatures.size > 0 ? Object.fromEntries(it.promptSignatures) : s.promptSignatures);
   const activated = c.activated ?? (it ? it.turn.activated.names() : s.activated);
-  const notes = c.notes ?? (it ? NONE : s.notes);
+  const notes = c.notes ?? (it ? NO_ITEMS : s.notes);
   if (c.batch !== undefined || 'batch' in s) return { ...s, ...c, model, promptSignatures, activated, notes };
   const conversationId = c.conversationId ?? s.conversationId;
   // two literals, not a conditional spread (see startSnapshot); the keys of a spread, in its order

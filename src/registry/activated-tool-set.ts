@@ -1,6 +1,5 @@
+import { NO_ITEMS } from '../core/no-items.js';
 import type { Tool } from '../core/tool.js';
-
-const NO_NAMES: readonly string[] = Object.freeze([]);
 
 /**
  * The deferred tools activated so far (by `tool_search`, or up front by an `always` filter
@@ -19,7 +18,7 @@ export class ActivatedToolSet {
   /** Made on the first activation: most turns activate nothing, and a turn keeps its set alive. */
   #tools: Map<string, Tool> | undefined = undefined;
   #version = 0;
-  #names: readonly string[] = NO_NAMES;
+  #names: readonly string[] = NO_ITEMS;
   #namesVersion = 0;
 
   constructor(tools: Iterable<Tool> = []) {
@@ -56,7 +55,7 @@ export class ActivatedToolSet {
   names(): readonly string[] {
     // one array per version, shared by the snapshots taken meanwhile (two per iteration)
     if (this.#namesVersion !== this.#version) {
-      this.#names = this.#tools === undefined || this.#tools.size === 0 ? NO_NAMES : Object.freeze([...this.#tools.keys()]);
+      this.#names = this.#tools === undefined || this.#tools.size === 0 ? NO_ITEMS : Object.freeze([...this.#tools.keys()]);
       this.#namesVersion = this.#version;
     }
     return this.#names;

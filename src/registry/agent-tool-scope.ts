@@ -1,4 +1,5 @@
 import { ConfigurationError, DuplicateToolError } from '../core/errors.js';
+import { NO_ITEMS } from '../core/no-items.js';
 import type { Tool } from '../core/tool.js';
 import { ActivatedToolSet } from './activated-tool-set.js';
 import { ActivationStore, sharedActivations, type ActivationScopes } from './activation-store.js';
@@ -46,8 +47,6 @@ export interface AgentToolScope {
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
-const NO_BUNDLES: readonly ToolBundle[] = Object.freeze([]);
-const NO_TOOLS: readonly Tool[] = Object.freeze([]);
 
 /** Normalizes a tool name for exclusion checks: trimmed, lowercased. */
 export const exclusionKey = (name: string): string => name.trim().toLowerCase();
@@ -64,7 +63,7 @@ export const exclusionKey = (name: string): string => name.trim().toLowerCase();
  * ```
  */
 export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
-  const bundles = config.bundles ?? NO_BUNDLES;
+  const bundles = config.bundles ?? NO_ITEMS;
   const registry = new ToolRegistry();
   const register = (tool: Tool): void => {
     if (registry.get(tool.name) !== tool) registry.add(tool);
@@ -79,7 +78,7 @@ export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
     if (admits(tool)) admitted.push(tool);
     else (removed ??= new Set()).add(exclusionKey(tool.name));
   }
-  const deferredTools = config.deferredTools ?? NO_TOOLS;
+  const deferredTools = config.deferredTools ?? NO_ITEMS;
   const deferred: Tool[] = [];
   const deferredNames = deferredTools.length > 0 ? new Set<string>() : NO_NAMES;
   for (const tool of deferredTools) {
@@ -95,7 +94,7 @@ export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
     registry,
     bundles,
     admitted,
-    deferred: deferred.length > 0 ? deferred : NO_TOOLS,
+    deferred: deferred.length > 0 ? deferred : NO_ITEMS,
     admits,
     removed: removed ?? NO_NAMES,
     excluded: config.excludedTools?.length ? new Set(config.excludedTools.map(exclusionKey)) : NO_NAMES,

@@ -1,3 +1,4 @@
+import { NO_ITEMS } from '../core/no-items.js';
 import { DEFAULT_KNOBS, type LoopDetectionKnobs } from '../core/knobs.js';
 import type { LoopWindow } from '../core/turn-snapshot.js';
 import { canonicalJson } from './canonical-json.js';
@@ -104,7 +105,7 @@ export class LoopDetector {
   }
 
   private observe(result: LoopObservation): readonly LoopVerdict[] {
-    if (!this.knobs.enabled || result.outcome !== 'executed' || this.ignore.has(result.name)) return NONE;
+    if (!this.knobs.enabled || result.outcome !== 'executed' || this.ignore.has(result.name)) return NO_ITEMS;
     const { name, output } = result;
     const args = result.argsKey ?? canonicalJson(result.args);
     const { names, argsJson, outputs, batches, size } = this;
@@ -160,7 +161,7 @@ export class LoopDetector {
       const text = NO_PROGRESS_TEXT[noProgress](name, sameResultBatches);
       (found ??= []).push(verdict('no-progress', noProgress, name, sameResultBatches, text));
     }
-    return found ?? NONE;
+    return found ?? NO_ITEMS;
   }
 
   /** The ring index of the k-th oldest entry. */
@@ -187,8 +188,6 @@ export class LoopDetector {
     return Math.floor(length / 2);
   }
 }
-
-const NONE: readonly LoopVerdict[] = Object.freeze([]);
 
 const REPEAT_TEXT = { warning: loopTexts.repeatWarning, blocked: loopTexts.repeatBlocked, abort: loopTexts.repeatAbort } as const;
 const PING_PONG_TEXT = { warning: loopTexts.pingPongWarning, blocked: loopTexts.pingPongBlocked, abort: loopTexts.pingPongAbort } as const;

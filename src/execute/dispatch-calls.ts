@@ -1,4 +1,4 @@
-import { concatMap, from, type Observable, type OperatorFunction } from 'rxjs';
+import { from, type Observable, type OperatorFunction } from 'rxjs';
 import type { ParsedCall, PreparedCall, SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import { continueWith } from '../runtime/continue-with.js';
@@ -15,7 +15,8 @@ import { mergeMapMany } from './merge-map-many.js';
  * Runs a prepared batch and emits each slot's events and result in completion order: a parallel
  * batch as `mergeMap(executeOne, maxParallelTools)` (as `mergeMapMany`, which keeps mergeMap's
  * contract with O(1) bookkeeping per running call), a sequential one as `concatMap(executeOne)`
- * (`dispatchMode` decides), cut by `takeUntil(cancel$)`. On the turn's cancellation no further
+ * (as `mergeMapMany(executeOne, 1)`: RxJS's `concatMap` is `mergeMap(project, 1)`; `dispatchMode`
+ * decides), cut by `takeUntil(cancel$)`. On the turn's cancellation no further
  * tool starts, running tools are torn down (their signals abort), finished slots keep their
  * results, and every unfinished slot closes `interrupted` (`closeUnfinished`; slots filled by
  * preparation keep their outcome). Prepared calls are collected into the batch first
@@ -59,7 +60,8 @@ export function dispatchBatch(it: IterationContext, batch: readonly PreparedCall
     : (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call);
   const parallel = dispatchMode(knobs, batch) === 'parallel';
   return from(batch).pipe(
-    parallel ? mergeMapMany(run, knobs.maxParallelTools) : concatMap(run), // mergeMap's contract, O(1) per inner
+    // mergeMap's contract, O(1) per inner; concatMap is the same under a limit of 1
+    mergeMapMany(run, parallel ? knobs.maxParallelTools : 1),
     untilCancelled(it.turn),
     closeUnfinished(it, batch),
   );

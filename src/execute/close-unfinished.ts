@@ -1,6 +1,7 @@
-import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
+import type { Observable, OperatorFunction, Subscriber, TeardownLogic } from 'rxjs';
 import { INTERRUPTED, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { emitToolCall, emitToolResult } from './slot-events.js';
@@ -26,19 +27,25 @@ import { slotResult } from './slot-result.js';
  * @return The same stream, with a result for every slot.
  */
 export function closeUnfinished(it: IterationContext, batch: readonly PreparedCall[]): OperatorFunction<TurnEvent | SlotResult, TurnEvent | SlotResult> {
-  return (source) =>
-    new Observable<TurnEvent | SlotResult>((subscriber) => {
-      // the stage's state in one object, its callbacks shared: no closures per subscription
-      const state: Unfinished = {
-        subscriber,
-        it,
-        batch,
-        finished: new Uint8Array(batch.length),
-        openedAt: new Float64Array(batch.length).fill(Number.NaN),
-        open: undefined,
-      };
-      return subscribeStage(source, subscriber, passAndMark, closeRest, undefined, state);
-    });
+  return (source) => new StageObservable(openUnfinished, source, it, batch);
+}
+
+function openUnfinished(
+  subscriber: Subscriber<TurnEvent | SlotResult>,
+  source: Observable<TurnEvent | SlotResult>,
+  it: IterationContext,
+  batch: readonly PreparedCall[],
+): TeardownLogic {
+  // the stage's state in one object, its callbacks shared: no closures per subscription
+  const state: Unfinished = {
+    subscriber,
+    it,
+    batch,
+    finished: new Uint8Array(batch.length),
+    openedAt: new Float64Array(batch.length).fill(Number.NaN),
+    open: undefined,
+  };
+  return subscribeStage(source, subscriber, passAndMark, closeRest, undefined, state);
 }
 
 interface Unfinished {

@@ -1,6 +1,7 @@
-import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
+import type { Observable, OperatorFunction, Subscriber, TeardownLogic } from 'rxjs';
 import { INTERRUPTED, type ParsedCall, type PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
@@ -21,12 +22,17 @@ import { subscribeStage } from '../runtime/stage-subscriber.js';
  * @return Events, then the prepared batch indexed by slot.
  */
 export function collectBatch(calls?: readonly ParsedCall[]): OperatorFunction<TurnEvent | PreparedCall, TurnEvent | PreparedCall[]> {
-  return (source) =>
-    new Observable<TurnEvent | PreparedCall[]>((subscriber) => {
-      // the stage's state in one object, its callbacks shared: no closures per subscription
-      const state: BatchState = { subscriber, calls, batch: calls ? new Array(calls.length) : [] };
-      return subscribeStage(source, subscriber, batchNext, batchComplete, undefined, state);
-    });
+  return (source) => new StageObservable(openBatch, source, calls, undefined);
+}
+
+function openBatch(
+  subscriber: Subscriber<TurnEvent | PreparedCall[]>,
+  source: Observable<TurnEvent | PreparedCall>,
+  calls: readonly ParsedCall[] | undefined,
+): TeardownLogic {
+  // the stage's state in one object, its callbacks shared: no closures per subscription
+  const state: BatchState = { subscriber, calls, batch: calls ? new Array(calls.length) : [] };
+  return subscribeStage(source, subscriber, batchNext, batchComplete, undefined, state);
 }
 
 interface BatchState {

@@ -1,5 +1,6 @@
-import { from, Observable, type ObservableInput, type OperatorFunction, Subscriber } from 'rxjs';
+import { from, type Observable, type ObservableInput, type OperatorFunction, Subscriber, type TeardownLogic } from 'rxjs';
 import { LeanSubscriber } from '../runtime/lean-subscriber.js';
+import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
@@ -30,27 +31,28 @@ import { subscribeStage } from '../runtime/stage-subscriber.js';
  * @return The inner Observables' values, merged.
  */
 export function mergeMapMany<T, R>(project: (value: T, index: number) => ObservableInput<R>, concurrent = Infinity): OperatorFunction<T, R> {
-  return (source) =>
-    new Observable<R>((subscriber) => {
-      // the operator's state in one object, its callbacks shared: no closures per subscription
-      const state: MergeState<T, R> = {
-        subscriber,
-        project,
-        concurrent,
-        waiting: [],
-        head: 0,
-        active: 0,
-        index: 0,
-        sourceDone: false,
-        first: undefined,
-        last: undefined,
-        unsubscribe: stopAll,
-      };
-      // Registered first, so a teardown that comes while the source or an inner is still being
-      // subscribed (a tool that cancels its own turn) closes every inner at once, as mergeMap's does.
-      subscriber.add(state);
-      return subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
-    });
+  return (source) => new StageObservable(openMerge<T, R>, source, project, concurrent);
+}
+
+function openMerge<T, R>(subscriber: Subscriber<R>, source: Observable<T>, project: (value: T, index: number) => ObservableInput<R>, concurrent: number): TeardownLogic {
+  // the operator's state in one object, its callbacks shared: no closures per subscription
+  const state: MergeState<T, R> = {
+    subscriber,
+    project,
+    concurrent,
+    waiting: [],
+    head: 0,
+    active: 0,
+    index: 0,
+    sourceDone: false,
+    first: undefined,
+    last: undefined,
+    unsubscribe: stopAll,
+  };
+  // Registered first, so a teardown that comes while the source or an inner is still being
+  // subscribed (a tool that cancels its own turn) closes every inner at once, as mergeMap's does.
+  subscriber.add(state);
+  return subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
 }
 
 /** One subscription's state: the values waiting, and the running inners as a list through the inners themselves (no Set per batch). */

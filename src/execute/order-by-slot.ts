@@ -1,5 +1,6 @@
-import { Observable, type MonoTypeOperatorFunction, type Subscriber } from 'rxjs';
+import type { MonoTypeOperatorFunction, Observable, Subscriber, TeardownLogic } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
@@ -18,12 +19,18 @@ import { subscribeStage } from '../runtime/stage-subscriber.js';
  * @return The items in slot order, events as they come.
  */
 export function orderBySlot<T extends { readonly slot: number } | TurnEvent>(): MonoTypeOperatorFunction<T> {
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      // the stage's state in one object, its callback shared: no closure per subscription
-      const state: SlotOrder<T> = { subscriber, held: [], next: 0 };
-      return subscribeStage(source, subscriber, inOrder<T>, undefined, undefined, state);
-    });
+  return ordered;
+}
+
+/** The operator itself: it takes no arguments, so every call of `orderBySlot` returns this one function. */
+function ordered<T extends { readonly slot: number } | TurnEvent>(source: Observable<T>): Observable<T> {
+  return new StageObservable(openOrder<T>, source, undefined, undefined);
+}
+
+function openOrder<T extends { readonly slot: number } | TurnEvent>(subscriber: Subscriber<T>, source: Observable<T>): TeardownLogic {
+  // the stage's state in one object, its callback shared: no closure per subscription
+  const state: SlotOrder<T> = { subscriber, held: [], next: 0 };
+  return subscribeStage(source, subscriber, inOrder<T>, undefined, undefined, state);
 }
 
 interface SlotOrder<T> {

@@ -1,6 +1,7 @@
-import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
+import type { Observable, OperatorFunction, Subscriber, TeardownLogic } from 'rxjs';
 import type { SlotResult } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /** A batch's results in slot order, and the receipts of its executions in completion order. */
@@ -25,12 +26,18 @@ export interface RoundResults {
  * @return Events, then the round's results.
  */
 export function collectRound(): OperatorFunction<TurnEvent | SlotResult, TurnEvent | RoundResults> {
-  return (source) =>
-    new Observable<TurnEvent | RoundResults>((subscriber) => {
-      // the stage's state in one object, its callbacks shared: no closures per subscription
-      const state: RoundState = { subscriber, results: [], receipts: [] };
-      return subscribeStage(source, subscriber, roundNext, roundComplete, undefined, state);
-    });
+  return collected;
+}
+
+/** The operator itself: it takes no arguments, so every call of `collectRound` returns this one function. */
+function collected(source: Observable<TurnEvent | SlotResult>): Observable<TurnEvent | RoundResults> {
+  return new StageObservable(openRound, source, undefined, undefined);
+}
+
+function openRound(subscriber: Subscriber<TurnEvent | RoundResults>, source: Observable<TurnEvent | SlotResult>): TeardownLogic {
+  // the stage's state in one object, its callbacks shared: no closures per subscription
+  const state: RoundState = { subscriber, results: [], receipts: [] };
+  return subscribeStage(source, subscriber, roundNext, roundComplete, undefined, state);
 }
 
 interface RoundState extends RoundResults {

@@ -1,4 +1,5 @@
-import { EMPTY, from, Observable, type MonoTypeOperatorFunction, type ObservableInput, type Subscriber } from 'rxjs';
+import { EMPTY, from, type MonoTypeOperatorFunction, type Observable, type ObservableInput, type Subscriber, type TeardownLogic } from 'rxjs';
+import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
@@ -23,12 +24,13 @@ import { subscribeStage } from '../runtime/stage-subscriber.js';
  * @return Every value, and every value its projections produce, recursively.
  */
 export function expandSteps<T>(project: (value: T, index: number) => ObservableInput<T>): MonoTypeOperatorFunction<T> {
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      // the operator's state in one object, its callbacks shared: no closures per subscription
-      const state: Expansion<T> = { subscriber, project, active: 0, index: 0, sourceDone: false };
-      return subscribeStage(source, subscriber, onValue<T>, sourceComplete<T>, undefined, state);
-    });
+  return (source) => new StageObservable(openExpansion<T>, source, project, undefined);
+}
+
+function openExpansion<T>(subscriber: Subscriber<T>, source: Observable<T>, project: (value: T, index: number) => ObservableInput<T>): TeardownLogic {
+  // the operator's state in one object, its callbacks shared: no closures per subscription
+  const state: Expansion<T> = { subscriber, project, active: 0, index: 0, sourceDone: false };
+  return subscribeStage(source, subscriber, onValue<T>, sourceComplete<T>, undefined, state);
 }
 
 interface Expansion<T> {

@@ -1,4 +1,4 @@
-import { concat, defer, from, ignoreElements, Observable, throwError } from 'rxjs';
+import { concat, defer, from, ignoreElements, type Observable, type Subscriber, type TeardownLogic, throwError } from 'rxjs';
 import type { ChatMessage } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
 import { NO_ITEMS } from '../core/no-items.js';
@@ -17,6 +17,7 @@ import { LoopDetector } from '../results/loop-detector.js';
 import { continueWith } from '../runtime/continue-with.js';
 import { iterationContext } from '../runtime/iteration-context.js';
 import { createPrepContext } from '../runtime/prep-context.js';
+import { StageObservable } from '../runtime/stage-observable.js';
 import { untilCancelled } from '../runtime/until-cancelled.js';
 import type { IterationContext, PrepContext, TurnContext } from '../runtime/resolved-execution.js';
 import { parkStep } from './park-step.js';
@@ -57,20 +58,22 @@ export const malformedApologyText =
  */
 export function iterate(turn: TurnContext, snapshot: TurnSnapshot): Observable<TurnEvent | IterationStep> {
   // defer(() => concat(of(iteration event), rest)) as one Observable: one subscription, not four
-  return new Observable<TurnEvent | IterationStep>((subscriber) => {
-    if (turn.cancelled()) {
-      subscriber.next(doneStep(snapshot, '', 'cancelled'));
-      subscriber.complete();
-      return undefined;
-    }
-    const steering = turn.hasSteering() ? [...snapshot.steering, ...turn.takeSteering()] : snapshot.steering;
-    const history = steering.length > 0 ? [...snapshot.history, ...steering.map(userMessage)] : snapshot.history;
-    const it = iterationContext(turn, snapshotWith(snapshot, { history, steering: NO_ITEMS, iteration: snapshot.iteration + 1 }));
-    turn.refreshTools();
-    subscriber.next({ type: 'iteration', iteration: it.iteration, model: it.model });
-    if (subscriber.closed) return undefined;
-    return callProvider(it, buildRequest(it)).pipe(continueWith(afterResponseOf(it))).subscribe(subscriber);
-  });
+  return new StageObservable(openIteration, turn, snapshot, undefined);
+}
+
+function openIteration(subscriber: Subscriber<TurnEvent | IterationStep>, turn: TurnContext, snapshot: TurnSnapshot): TeardownLogic {
+  if (turn.cancelled()) {
+    subscriber.next(doneStep(snapshot, '', 'cancelled'));
+    subscriber.complete();
+    return undefined;
+  }
+  const steering = turn.hasSteering() ? [...snapshot.steering, ...turn.takeSteering()] : snapshot.steering;
+  const history = steering.length > 0 ? [...snapshot.history, ...steering.map(userMessage)] : snapshot.history;
+  const it = iterationContext(turn, snapshotWith(snapshot, { history, steering: NO_ITEMS, iteration: snapshot.iteration + 1 }));
+  turn.refreshTools();
+  subscriber.next({ type: 'iteration', iteration: it.iteration, model: it.model });
+  if (subscriber.closed) return undefined;
+  return callProvider(it, buildRequest(it)).pipe(continueWith(afterResponseOf(it))).subscribe(subscriber);
 }
 
 /** `afterResponse` for `it`, as a closure that holds `it` alone (not the snapshot the iteration started from). */

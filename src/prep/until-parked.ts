@@ -1,6 +1,7 @@
-import { Observable, type MonoTypeOperatorFunction, type Subscriber } from 'rxjs';
+import type { MonoTypeOperatorFunction, Observable, Subscriber, TeardownLogic } from 'rxjs';
 import type { PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 
 /**
@@ -21,7 +22,16 @@ import { subscribeStage } from '../runtime/stage-subscriber.js';
  * @return The source's values up to and including the first parked call.
  */
 export function untilParked<T extends TurnEvent | PreparedCall>(): MonoTypeOperatorFunction<T> {
-  return (source) => new Observable<T>((subscriber) => subscribeStage(source, subscriber, passUntilParked<T>, undefined, undefined, subscriber));
+  return parkedLast;
+}
+
+/** The operator itself: it takes no arguments, so every call of `untilParked` returns this one function. */
+function parkedLast<T extends TurnEvent | PreparedCall>(source: Observable<T>): Observable<T> {
+  return new StageObservable(openUntilParked<T>, source, undefined, undefined);
+}
+
+function openUntilParked<T extends TurnEvent | PreparedCall>(subscriber: Subscriber<T>, source: Observable<T>): TeardownLogic {
+  return subscribeStage(source, subscriber, passUntilParked<T>, undefined, undefined, subscriber);
 }
 
 function passUntilParked<T extends TurnEvent | PreparedCall>(this: Subscriber<T>, value: T): void {

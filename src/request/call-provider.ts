@@ -1,8 +1,9 @@
-import { NEVER, Observable, type Subscriber, type Subscription } from 'rxjs';
+import { NEVER, type Observable, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
 import { scrubDelta } from '../results/scrub-delta.js';
+import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { IdleTimer } from './idle-timer.js';
@@ -41,47 +42,49 @@ export interface ModelResponse {
  * @return The response's events, then the response.
  */
 export function callProvider(it: IterationContext, req: ProviderRequest): Observable<TurnEvent | ModelResponse> {
-  return new Observable<TurnEvent | ModelResponse>((subscriber) => {
-    const { resolved, turn } = it;
-    // the request's state in one object, its callbacks shared: no closures per request
-    const request: RequestState = {
-      subscriber,
-      it,
-      // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
-      controller: resolved.provider.ignoresSignal === true ? undefined : new AbortController(),
-      text: '',
-      inSecret: false, // whether the text so far ends inside a secret (scrubDelta)
-      toolCalls: [],
-      finishReason: undefined,
-      responseId: undefined,
-      responseModel: undefined,
-      inputTokens: 0,
-      outputTokens: 0,
-      settled: false,
-      streamSub: undefined,
-      cancelSub: undefined,
-      idle: undefined,
-      unsubscribe: teardown,
-    };
-    // a turn without a signal (cancel$ is NEVER) cannot be cancelled: nothing to listen to
-    if (turn.cancel$ !== NEVER) request.cancelSub = turn.cancel$.subscribe(() => cancelled(request));
-    if (request.settled) return;
-    let events$: Observable<ProviderEvent>;
-    try {
-      events$ = resolved.provider.request(req, request.controller?.signal ?? neverAborted());
-    } catch (err) {
-      fail(request, err); // a provider that throws instead of returning a failing Observable still fails typed
-      return;
-    }
-    // idleDeadline's timer, kept in this Subscriber: no stage between the provider and the response
-    request.streamSub = subscribeStage(events$, subscriber, onEvent, onComplete, onError, request);
-    if (!request.settled && !subscriber.closed) {
-      const idle = new IdleTimer(resolved.knobs.providerIdleTimeoutMs, onIdle, request);
-      request.idle = idle;
-      idle.start();
-    }
-    return request; // its `unsubscribe` is the teardown
-  });
+  return new StageObservable(openRequest, it, req, undefined);
+}
+
+function openRequest(subscriber: Subscriber<TurnEvent | ModelResponse>, it: IterationContext, req: ProviderRequest): TeardownLogic {
+  const { resolved, turn } = it;
+  // the request's state in one object, its callbacks shared: no closures per request
+  const request: RequestState = {
+    subscriber,
+    it,
+    // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
+    controller: resolved.provider.ignoresSignal === true ? undefined : new AbortController(),
+    text: '',
+    inSecret: false, // whether the text so far ends inside a secret (scrubDelta)
+    toolCalls: [],
+    finishReason: undefined,
+    responseId: undefined,
+    responseModel: undefined,
+    inputTokens: 0,
+    outputTokens: 0,
+    settled: false,
+    streamSub: undefined,
+    cancelSub: undefined,
+    idle: undefined,
+    unsubscribe: teardown,
+  };
+  // a turn without a signal (cancel$ is NEVER) cannot be cancelled: nothing to listen to
+  if (turn.cancel$ !== NEVER) request.cancelSub = turn.cancel$.subscribe(() => cancelled(request));
+  if (request.settled) return undefined;
+  let events$: Observable<ProviderEvent>;
+  try {
+    events$ = resolved.provider.request(req, request.controller?.signal ?? neverAborted());
+  } catch (err) {
+    fail(request, err); // a provider that throws instead of returning a failing Observable still fails typed
+    return;
+  }
+  // idleDeadline's timer, kept in this Subscriber: no stage between the provider and the response
+  request.streamSub = subscribeStage(events$, subscriber, onEvent, onComplete, onError, request);
+  if (!request.settled && !subscriber.closed) {
+    const idle = new IdleTimer(resolved.knobs.providerIdleTimeoutMs, onIdle, request);
+    request.idle = idle;
+    idle.start();
+  }
+  return request; // its `unsubscribe` is the teardown
 }
 
 /** One request in flight: what has streamed so far, and its timers and listeners. */

@@ -1,4 +1,5 @@
-import { isObservable, Observable, type OperatorFunction, type Subscriber } from 'rxjs';
+import { isObservable, Observable, type OperatorFunction, type Subscriber, type TeardownLogic } from 'rxjs';
+import { StageObservable } from './stage-observable.js';
 import { subscribeStage } from './stage-subscriber.js';
 
 /**
@@ -23,24 +24,25 @@ import { subscribeStage } from './stage-subscriber.js';
  * @return The projections' values, in order.
  */
 export function concatMapInline<T, R>(project: (value: T, index: number) => Observable<R> | R): OperatorFunction<T, R> {
-  return (source) =>
-    new Observable<R>((subscriber) => {
-      // the operator's state in one object, its callbacks shared: no closures per subscription
-      const state: ConcatState<T, R> = {
-        subscriber,
-        project,
-        waiting: [],
-        head: 0,
-        index: 0,
-        inner: undefined,
-        busy: false,
-        sourceDone: false,
-        unsubscribe: stopInner,
-      };
-      // registered first, so a teardown that comes while a projection is being subscribed closes it at once
-      subscriber.add(state);
-      return subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
-    });
+  return (source) => new StageObservable(openConcat<T, R>, source, project, undefined);
+}
+
+function openConcat<T, R>(subscriber: Subscriber<R>, source: Observable<T>, project: (value: T, index: number) => Observable<R> | R): TeardownLogic {
+  // the operator's state in one object, its callbacks shared: no closures per subscription
+  const state: ConcatState<T, R> = {
+    subscriber,
+    project,
+    waiting: [],
+    head: 0,
+    index: 0,
+    inner: undefined,
+    busy: false,
+    sourceDone: false,
+    unsubscribe: stopInner,
+  };
+  // registered first, so a teardown that comes while a projection is being subscribed closes it at once
+  subscriber.add(state);
+  return subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
 }
 
 interface ConcatState<T, R> {

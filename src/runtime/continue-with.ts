@@ -1,5 +1,6 @@
-import { isObservable, Observable, type OperatorFunction, type Subscriber } from 'rxjs';
+import { isObservable, type Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { StageObservable } from './stage-observable.js';
 import { subscribeStage } from './stage-subscriber.js';
 
 /**
@@ -23,13 +24,18 @@ import { subscribeStage } from './stage-subscriber.js';
 export function continueWith<T extends object, R>(
   project: (value: T) => Observable<TurnEvent | R> | R,
 ): OperatorFunction<TurnEvent | T, TurnEvent | R> {
-  return (source) =>
-    new Observable<TurnEvent | R>((subscriber) => {
-      // the stage's state in one object, its callbacks shared: no closures per subscription
-      const state: ContinueState<T, R> = { subscriber, project, active: 0, sourceDone: false };
-      // each subscription is tied to `subscriber`: unsubscribing tears the source, then every stage, down
-      subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
-    });
+  return (source) => new StageObservable(openContinue<T, R>, source, project, undefined);
+}
+
+function openContinue<T extends object, R>(
+  subscriber: Subscriber<TurnEvent | R>,
+  source: Observable<TurnEvent | T>,
+  project: (value: T) => Observable<TurnEvent | R> | R,
+): void {
+  // the stage's state in one object, its callbacks shared: no closures per subscription
+  const state: ContinueState<T, R> = { subscriber, project, active: 0, sourceDone: false };
+  // each subscription is tied to `subscriber`: unsubscribing tears the source, then every stage, down
+  subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
 }
 
 interface ContinueState<T, R> {

@@ -1,4 +1,4 @@
-import { Observable, type Subscriber, type TeardownLogic } from 'rxjs';
+import { config, Observable, type Observer, type OperatorFunction, Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
 
 /**
  * The Observable of one of the loop's stages, built without a closure: the stage's arguments
@@ -8,8 +8,10 @@ import { Observable, type Subscriber, type TeardownLogic } from 'rxjs';
  * it throws errors the subscriber. That form makes a closure and its context for every stage
  * built, and the loop builds a dozen stages per iteration (bench/RESULTS.md, "Session 10").
  *
- * It subscribes through `_subscribe`, the method RxJS 7's own Observable subclasses (`Subject`,
- * `ConnectableObservable`) override; the stack pins RxJS 7 (DESIGN.md).
+ * `subscribe` with a Subscriber (how one stage subscribes to the next) and `pipe` do what
+ * RxJS's do, without the closure RxJS 7 makes per `subscribe` and per `pipe` of several
+ * operators. It subscribes through `_subscribe`, the method RxJS 7's own Observable subclasses
+ * (`Subject`, `ConnectableObservable`) override; the stack pins RxJS 7 (DESIGN.md).
  *
  * @example
  * ```ts
@@ -39,7 +41,40 @@ export class StageObservable<R, A = undefined, B = undefined, C = undefined> ext
     super();
   }
 
-  /** What `subscribe` calls (inside RxJS's own try/catch) for each new Subscriber. */
+  /**
+   * RxJS's `subscribe`: a Subscriber (as stages pass) is opened here, with what RxJS does for
+   * it (`open` inside a try/catch, its teardown added to the Subscriber); anything else, or
+   * RxJS's deprecated synchronous error handling, goes through RxJS's own.
+   */
+  override subscribe(observerOrNext?: Partial<Observer<R>> | ((value: R) => void) | null, error?: ((error: unknown) => void) | null, complete?: (() => void) | null): Subscription {
+    if (!(observerOrNext instanceof Subscriber) || config.useDeprecatedSynchronousErrorHandling) {
+      return error === undefined && complete === undefined
+        ? super.subscribe(observerOrNext ?? undefined)
+        : super.subscribe(observerOrNext as ((value: R) => void) | null, error, complete); // RxJS's deprecated form
+    }
+    const subscriber: Subscriber<R> = observerOrNext;
+    let teardown: TeardownLogic;
+    try {
+      teardown = this.open(subscriber, this.a, this.b, this.c);
+    } catch (err) {
+      subscriber.error(err);
+      return subscriber;
+    }
+    subscriber.add(teardown);
+    return subscriber;
+  }
+
+  /**
+   * RxJS's `pipe` (each operator applied to the last one's result), without a closure per call.
+   * RxJS's overloads type each step; this signature is one every overload accepts.
+   */
+  override pipe(...operations: OperatorFunction<never, unknown>[]): Observable<never> {
+    let result: Observable<unknown> = this;
+    for (let i = 0; i < operations.length; i++) result = (operations[i] as OperatorFunction<unknown, unknown>)(result);
+    return result as Observable<never>;
+  }
+
+  /** What RxJS's `subscribe` calls (inside its own try/catch) for each new Subscriber. */
   protected _subscribe(subscriber: Subscriber<R>): TeardownLogic {
     return this.open(subscriber, this.a, this.b, this.c);
   }

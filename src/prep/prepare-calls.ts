@@ -1,4 +1,4 @@
-import { defer, from, isObservable, type Observable, of, type OperatorFunction, takeWhile } from 'rxjs';
+import { defer, from, isObservable, type Observable, type ObservableInput, of, type OperatorFunction, takeWhile } from 'rxjs';
 import type { ParsedCall, PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { concatMapInline } from '../runtime/concat-map-inline.js';
@@ -94,10 +94,24 @@ function prepareFrom(call: PreparedCall, first: number, steps: readonly PrepStep
       current = next;
       continue;
     }
-    return from(next).pipe(
-      takeWhile((value) => isTurnEvent(value), true), // events, then the first call
-      continueWith((decided: PreparedCall) => (decided.paused ? of(decided) : continuePreparation(decided, i + 1, steps, ctx))),
-    );
+    return resumeAfter(next, i + 1, steps, ctx);
   }
   return current;
+}
+
+/**
+ * A step that waits: its events, then the call it decided, whose preparation goes on at step
+ * `first`. Out of `prepareFrom`'s loop, whose `let i` a closure there would capture: that
+ * makes a context per step run, for every call, waiting or not.
+ */
+function resumeAfter(
+  waiting: ObservableInput<TurnEvent | PreparedCall>,
+  first: number,
+  steps: readonly PrepStep[],
+  ctx: PrepContext,
+): Observable<TurnEvent | PreparedCall> {
+  return from(waiting).pipe(
+    takeWhile((value) => isTurnEvent(value), true), // events, then the first call
+    continueWith((decided: PreparedCall) => (decided.paused ? of(decided) : continuePreparation(decided, first, steps, ctx))),
+  );
 }

@@ -37,14 +37,7 @@ function openUnfinished(
   batch: readonly PreparedCall[],
 ): TeardownLogic {
   // the stage's state in one object, its callbacks shared: no closures per subscription
-  const state: Unfinished = {
-    subscriber,
-    it,
-    batch,
-    finished: new Uint8Array(batch.length),
-    openedAt: new Float64Array(batch.length).fill(Number.NaN),
-    open: undefined,
-  };
+  const state: Unfinished = { subscriber, it, batch, slots: new Array<number | undefined>(batch.length), open: undefined };
   return subscribeStage(source, subscriber, passAndMark, closeRest, undefined, state);
 }
 
@@ -52,37 +45,42 @@ interface Unfinished {
   readonly subscriber: Subscriber<TurnEvent | SlotResult>;
   readonly it: IterationContext;
   readonly batch: readonly PreparedCall[];
-  /** 1 for each slot with a result. */
-  readonly finished: Uint8Array;
-  /** Clock reading when each slot's `tool-call` event went out (NaN: not yet). */
-  readonly openedAt: Float64Array;
+  /**
+   * Each slot's clock reading when its `tool-call` event went out (0 for a slot decided by
+   * preparation), then `FINISHED` once it has a result; a hole before either. One plain array,
+   * not two typed arrays: a stage is built per iteration.
+   */
+  readonly slots: (number | undefined)[];
   /** Each opened slot's arguments as its `tool-call` event showed them. */
   open: unknown[] | undefined;
 }
 
+/** What `slots` holds for a slot with a result: no clock reads it. */
+const FINISHED = Number.NEGATIVE_INFINITY;
+
 function passAndMark(this: Unfinished, value: TurnEvent | SlotResult): void {
-  if (!isTurnEvent(value)) this.finished[value.slot] = 1;
+  if (!isTurnEvent(value)) this.slots[value.slot] = FINISHED;
   else if (value.type === 'tool-call') {
     // a slot decided by preparation closes with its own outcome and no duration: no clock read
-    this.openedAt[value.slot] = value.executes ? this.it.resolved.clock.now() : 0;
+    this.slots[value.slot] = value.executes ? this.it.resolved.clock.now() : 0;
     (this.open ??= [])[value.slot] = value.args;
   }
   this.subscriber.next(value);
 }
 
 function closeRest(this: Unfinished): void {
-  const { subscriber, it, finished, openedAt } = this;
+  const { subscriber, it, slots } = this;
   for (const call of this.batch) {
-    if (finished[call.slot] === 1 || subscriber.closed) continue;
+    const started = slots[call.slot];
+    if (started === FINISHED || subscriber.closed) continue;
     const filled = call.filled ?? INTERRUPTED;
-    const started = openedAt[call.slot];
     let shown: unknown;
-    if (Number.isNaN(started)) {
+    if (started === undefined) {
       shown = emitToolCall(it, call, false, subscriber);
     } else {
       shown = this.open?.[call.slot];
     }
-    const durationMs = Number.isNaN(started) || call.filled ? 0 : it.resolved.clock.now() - started;
+    const durationMs = started === undefined || call.filled ? 0 : it.resolved.clock.now() - started;
     const result = slotResult(it, call, filled.outcome, filled.success, filled.output, durationMs);
     subscriber.next(result);
     emitToolResult(it, result, shown, subscriber);

@@ -169,12 +169,11 @@ function afterRound(it: IterationContext, round: Round, collected: RoundResults,
   const history = snapshot.history.concat(added); // sized to what it holds: a turn keeps its history alive
   const receipts = collected.receipts.length > 0 ? [...snapshot.receipts, ...collected.receipts] : snapshot.receipts;
   if (it.turn.cancelled()) return doneStep(nextSnapshot(it, { history, receipts, usage }), '', 'cancelled');
-  const detector = new LoopDetector(resolved.knobs.loopDetection, snapshot.loopWindow);
-  const loop = detector.check(collected.results);
+  const { report: loop, window: loopWindow } = LoopDetector.checkRound(resolved.knobs.loopDetection, snapshot.loopWindow, collected.results);
   if (loop.verdicts.length > 0) resolved.logger.warn({ turnId: it.turn.turnId, loop: loop.verdicts }, 'loop detector');
   const { abort } = loop;
   if (abort) return throwError(() => new LoopAbortedError(abort.tool, abort.text, history));
-  const next = nextSnapshot(it, { history, receipts, usage, notes: loop.notes, loopWindow: detector.toWindow() });
+  const next = nextSnapshot(it, { history, receipts, usage, notes: loop.notes, loopWindow });
   if (it.iteration >= resolved.knobs.maxToolIterations) return maxIterationsStep(it.turn, next);
   return nextStep(next);
 }

@@ -27,13 +27,13 @@ export class LoopDetector {
   static readonly #shape = new LoopDetector(DEFAULT_KNOBS.loopDetection);
   // The window, as a ring of parallel arrays (no object per call): the k-th oldest of `count`
   // entries is at `(start + k) % size`; names and arguments apart (bench/RESULTS.md, "Flat strings").
-  private readonly names: string[] = [];
+  private readonly names: string[];
   /** The arguments as key-sorted JSON. */
-  private readonly argsJson: string[] = [];
+  private readonly argsJson: string[];
   /** The rendered results (without receipt, so identical results compare equal). */
-  private readonly outputs: string[] = [];
+  private readonly outputs: string[];
   /** Which `check` call recorded each entry. */
-  private readonly batches: number[] = [];
+  private readonly batches: number[];
   private start = 0;
   private count = 0;
   private readonly size: number;
@@ -41,28 +41,61 @@ export class LoopDetector {
   private batch = 0;
   readonly thresholds: LoopThresholds;
 
-  /** A detector with an empty window, or with the window of a snapshot (`toWindow`). */
+  /**
+   * A detector with an empty window, or with the window of a snapshot (`toWindow`).
+   *
+   * @param room How many calls it is about to record, if known: the window's arrays are made at
+   *   the size they will reach, instead of growing.
+   */
   constructor(
     private readonly knobs: LoopDetectionKnobs,
     window?: LoopWindow,
+    room = 0,
   ) {
     this.size = Number.isFinite(knobs.window) && knobs.window >= 2 ? Math.floor(knobs.window) : 20;
     this.ignore = knobs.ignoreTools.length > 0 ? new Set(knobs.ignoreTools) : NO_TOOLS; // one per round: no Set when none
     this.thresholds = loopThresholds(knobs.maxRepeats);
-    if (window !== undefined && window.names.length > 0) {
-      // oldest first, at most the window's size (a snapshot of a wider window keeps its newest)
-      const count = window.names.length;
-      const keep = Math.min(count, this.size);
-      for (let k = count - keep; k < count; k++) {
+    // oldest first, at most the window's size (a snapshot of a wider window keeps its newest)
+    const count = window?.names.length ?? 0;
+    const keep = Math.min(count, this.size);
+    const capacity = Math.min(this.size, keep + room);
+    this.names = new Array<string>(capacity);
+    this.argsJson = new Array<string>(capacity);
+    this.outputs = new Array<string>(capacity);
+    this.batches = new Array<number>(capacity);
+    if (window !== undefined) {
+      for (let k = count - keep, at = 0; k < count; k++, at++) {
         const i = (window.start + k) % count;
-        this.names.push(window.names[i]);
-        this.argsJson.push(window.argsJson[i]);
-        this.outputs.push(window.outputs[i]);
-        this.batches.push(window.batches[i]);
+        this.names[at] = window.names[i];
+        this.argsJson[at] = window.argsJson[i];
+        this.outputs[at] = window.outputs[i];
+        this.batches[at] = window.batches[i];
       }
       this.count = keep;
+      this.batch = window.batch;
     }
-    if (window !== undefined) this.batch = window.batch;
+  }
+
+  /**
+   * One round of a turn, as the loop checks it: a detector for the snapshot's window checks the
+   * round's results (in slot order), and the window after them comes back for the next snapshot.
+   * The detector is not kept, so its arrays become that window as they are, made at the size
+   * they reach: no copy each way. With detection off, the window comes back unchanged.
+   *
+   * @example
+   * ```ts
+   * const { report, window } = LoopDetector.checkRound(knobs.loopDetection, snapshot.loopWindow, results);
+   * const next = { ...snapshot, notes: report.notes, loopWindow: window };
+   * ```
+   */
+  static checkRound(knobs: LoopDetectionKnobs, window: LoopWindow, results: readonly LoopObservation[]): { report: LoopReport; window: LoopWindow } {
+    if (!knobs.enabled) return { report: NO_REPORT, window };
+    const detector = new LoopDetector(knobs, window, results.length);
+    const report = detector.check(results);
+    const { names, argsJson, outputs, batches, count } = detector;
+    // a call that was not recorded (failed, ignored) leaves its room unused
+    names.length = argsJson.length = outputs.length = batches.length = count;
+    return { report, window: { names, argsJson, outputs, batches, start: detector.start, batch: detector.batch } };
   }
 
   /** The window as plain data, for a turn snapshot. */

@@ -201,3 +201,39 @@ describe('the dedup key lets a large batch skip the window scan, with the same v
     expect(report.verdicts.map((v) => `${v.pattern}:${v.level}:${v.count}`)).toEqual(['repeat:warning:2']);
   });
 });
+
+describe('LoopDetector.checkRound: one round as the loop checks it', () => {
+  it('random rounds: the same reports and windows as a detector rebuilt from each toWindow, and the input window is left as it was', async () => {
+    const fc = (await import('fast-check')).default;
+    const call = fc.record({ name: fc.constantFrom('a', 'b', 'c'), arg: fc.integer({ min: 0, max: 3 }), output: fc.constantFrom('x', 'y'), failed: fc.boolean() });
+    const rounds = fc.array(fc.array(call, { maxLength: 12 }), { minLength: 1, maxLength: 10 });
+    fc.assert(
+      fc.property(rounds, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 2, max: 8 }), (raw, maxRepeats, size) => {
+        const k = knobs({ maxRepeats, window: size, ignoreTools: ['c'] });
+        let viaRound = new LoopDetector(k).toWindow();
+        let viaCopy = viaRound;
+        for (const round of raw) {
+          const results = round.map((c) => ({ ...ok(c.name, { i: c.arg }, c.output), ...(c.failed ? { outcome: 'failed' as const } : {}) }));
+          const before = structuredClone(viaRound);
+          const input = viaRound;
+          const { report, window } = LoopDetector.checkRound(k, viaRound, results);
+          const detector = new LoopDetector(k, viaCopy);
+          expect(report).toEqual(detector.check(results));
+          viaCopy = detector.toWindow();
+          expect(window).toEqual(viaCopy);
+          expect(input).toEqual(before); // the snapshot's window is never written
+          viaRound = window;
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('with detection off, reports nothing and hands the window back unchanged', () => {
+    const window = new LoopDetector(knobs()).toWindow();
+    const call = ok('read', { path: 'a' });
+    const { report, window: next } = LoopDetector.checkRound(knobs({ enabled: false }), window, [call, call, call, call, call]);
+    expect(report.verdicts).toEqual([]);
+    expect(next).toBe(window);
+  });
+});

@@ -1,7 +1,8 @@
-import { from, type Observable, type OperatorFunction } from 'rxjs';
+import type { Observable, OperatorFunction } from 'rxjs';
 import type { ParsedCall, PreparedCall, SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import { continueWith } from '../runtime/continue-with.js';
+import { fromItems } from '../runtime/from-items.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { untilCancelled } from '../runtime/until-cancelled.js';
 import { closeUnfinished } from './close-unfinished.js';
@@ -59,7 +60,7 @@ export function dispatchBatch(it: IterationContext, batch: readonly PreparedCall
     ? (call: PreparedCall): Observable<TurnEvent | SlotResult> => journaledRun(it, call, journal)
     : (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call);
   const parallel = dispatchMode(knobs, batch) === 'parallel';
-  return from(batch).pipe(
+  return fromItems(batch).pipe(
     // mergeMap's contract, O(1) per inner; concatMap is the same under a limit of 1
     mergeMapMany(run, parallel ? knobs.maxParallelTools : 1),
     untilCancelled(it.turn),

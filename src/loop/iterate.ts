@@ -15,6 +15,7 @@ import { parseResponse, type ParsedResponse } from '../request/parse-response.js
 import { appendReceipts } from '../results/append-receipts.js';
 import { LoopDetector } from '../results/loop-detector.js';
 import { continueWith } from '../runtime/continue-with.js';
+import { fromItems } from '../runtime/from-items.js';
 import { iterationContext } from '../runtime/iteration-context.js';
 import { createPrepContext } from '../runtime/prep-context.js';
 import { StageObservable } from '../runtime/stage-observable.js';
@@ -95,7 +96,7 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
   const ctx = createPrepContext(it);
   const round: Round = { text: response.text, fromText: parsed.fromText, calls: parsed.calls };
   // concatMap over the calls, in slot order; events (approvals) on the way
-  return playRound(it, round, from(parsed.calls).pipe(prepareCalls(it, it.resolved.prepSteps, ctx)), ctx, usage);
+  return playRound(it, round, fromItems(parsed.calls).pipe(prepareCalls(it, it.resolved.prepSteps, ctx)), ctx, usage);
 }
 
 /**

@@ -93,8 +93,10 @@ export class LoopDetector {
     const detector = new LoopDetector(knobs, window, results.length);
     const report = detector.check(results);
     const { names, argsJson, outputs, batches, count } = detector;
-    // a call that was not recorded (failed, ignored) leaves its room unused
-    names.length = argsJson.length = outputs.length = batches.length = count;
+    if (names.length !== count) {
+      // a call that was not recorded (failed, ignored) left its room unused
+      names.length = argsJson.length = outputs.length = batches.length = count;
+    }
     return { report, window: { names, argsJson, outputs, batches, start: detector.start, batch: detector.batch } };
   }
 

@@ -84,6 +84,25 @@ describe('a provider stream with no event for the idle deadline fails with a Pro
     });
   });
 
+  it("each request of a turn has its own deadline, counted from its own start", () => {
+    scheduler.run(({ cold, expectObservable }) => {
+      // the first request ends at 3; the second sends nothing: it fails at 3 + 4, not at the first's 0 + 4
+      const first$ = cold<ProviderEvent>('-c-(f|)', { c: toolCall('echo'), f: finish });
+      const second$ = cold<ProviderEvent>('-');
+      const streams = [first$, second$];
+      const echo = defineTool({ name: 'echo', description: 'e', parameters: z.object({}), execute: () => 'ok' });
+      const agent = createAgent({ provider: provider(() => streams.shift()!), model: 'm', tools: [echo], knobs: { providerIdleTimeoutMs: 4 } });
+      const out$ = agent.run({ message: 'go' }).pipe(
+        map((e) => `${scheduler.now()} ${e.type}`),
+        catchError((err: unknown) => of(`${scheduler.now()} ${err instanceof ProviderError ? err.message : 'other'}`)),
+        toArray(),
+      );
+      expectObservable(out$).toBe('-------(a|)', {
+        a: ['0 iteration', '3 tool-call', '3 tool-result', '3 iteration', `7 ${idle(4).slice('ProviderError: '.length)}`],
+      });
+    });
+  });
+
   it('a whole turn errors with the ProviderError after a tool round when the next request goes quiet', () => {
     scheduler.run(({ cold, expectObservable }) => {
       const first$ = cold<ProviderEvent>('-c(f|)', { c: toolCall('echo'), f: finish });

@@ -1,7 +1,8 @@
-import { defer, EMPTY, finalize, from, Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { EMPTY, finalize, from, type Observable, type OperatorFunction, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import type { TurnInput } from '../core/turn-input.js';
 import { scrubCredentials } from '../results/scrub.js';
+import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { ResolvedAgentExecution, TurnContext } from '../runtime/resolved-execution.js';
 import { createTurnContext, steer } from '../runtime/turn-context.js';
@@ -34,15 +35,19 @@ import { startSnapshot } from './turn-snapshot.js';
  * @return The turn's events, ending with `done`.
  */
 export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput): Observable<TurnEvent> {
-  return defer(() => {
-    const turn = createTurnContext(resolved, input);
-    const steering = listenToSteering(turn, input);
-    return iterate(turn, startSnapshot(turn, input)).pipe(
-      expandSteps((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY)),
-      endTurn(),
-      finalize(() => steering?.unsubscribe()),
-    );
-  });
+  // defer's contract: each subscription runs a turn of its own
+  return new StageObservable(openTurn, resolved, input, undefined);
+}
+
+function openTurn(subscriber: Subscriber<TurnEvent>, resolved: ResolvedAgentExecution, input: TurnInput): TeardownLogic {
+  const turn = createTurnContext(resolved, input);
+  const steering = listenToSteering(turn, input);
+  const events$ = iterate(turn, startSnapshot(turn, input)).pipe(
+    expandSteps((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY)),
+    endTurn(),
+  );
+  // a turn without steering listens to nothing: no finalize stage to stop listening
+  return (steering ? events$.pipe(finalize(() => steering.unsubscribe())) : events$).subscribe(subscriber);
 }
 
 /**
@@ -60,25 +65,33 @@ export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput):
  * @return The turn's events.
  */
 export function endTurn(): OperatorFunction<TurnEvent | IterationStep, TurnEvent> {
-  return (source) =>
-    new Observable<TurnEvent>((subscriber) =>
-      subscribeStage(source, subscriber, (value) => {
-        if (isTurnEvent(value)) {
-          subscriber.next(value);
-          return;
-        }
-        if (value.kind !== 'done') return;
-        const { snapshot } = value;
-        const text = scrubAnswer(value.text);
-        const history = snapshot.history as TurnEventDone['history'];
-        // two literals, not a conditional spread (bench/RESULTS.md, "Object spread")
-        subscriber.next(
-          value.reason === 'paused'
-            ? { type: 'done', text, reason: value.reason, history, iterations: snapshot.iteration, usage: snapshot.usage, snapshot, pending: value.pending ?? [] }
-            : { type: 'done', text, reason: value.reason, history, iterations: snapshot.iteration, usage: snapshot.usage },
-        );
-      }),
-    );
+  return ended;
+}
+
+/** The operator itself: it takes no arguments, so every call of `endTurn` returns this one function. */
+function ended(source: Observable<TurnEvent | IterationStep>): Observable<TurnEvent> {
+  return new StageObservable(openEnd, source, undefined, undefined);
+}
+
+function openEnd(subscriber: Subscriber<TurnEvent>, source: Observable<TurnEvent | IterationStep>): TeardownLogic {
+  return subscribeStage(source, subscriber, endNext, undefined, undefined, subscriber);
+}
+
+function endNext(this: Subscriber<TurnEvent>, value: TurnEvent | IterationStep): void {
+  if (isTurnEvent(value)) {
+    this.next(value);
+    return;
+  }
+  if (value.kind !== 'done') return;
+  const { snapshot } = value;
+  const text = scrubAnswer(value.text);
+  const history = snapshot.history as TurnEventDone['history'];
+  // two literals, not a conditional spread (bench/RESULTS.md, "Object spread")
+  this.next(
+    value.reason === 'paused'
+      ? { type: 'done', text, reason: value.reason, history, iterations: snapshot.iteration, usage: snapshot.usage, snapshot, pending: value.pending ?? [] }
+      : { type: 'done', text, reason: value.reason, history, iterations: snapshot.iteration, usage: snapshot.usage },
+  );
 }
 
 type TurnEventDone = Extract<TurnEvent, { type: 'done' }>;

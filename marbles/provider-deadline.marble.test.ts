@@ -1,4 +1,4 @@
-import { catchError, map, of, toArray } from 'rxjs';
+import { catchError, map, type Observable, of, toArray } from 'rxjs';
 import { z } from 'zod';
 import type { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { codes, stage } from './operator-harness.js';
 
 /** Issue 16, item 16: a provider stream that goes quiet for `providerIdleTimeoutMs` fails the request. */
 
-const provider = (events$: () => import('rxjs').Observable<ProviderEvent>, signals: AbortSignal[] = []): ModelProvider => ({
+const provider = (events$: () => Observable<ProviderEvent>, signals: AbortSignal[] = []): ModelProvider => ({
   name: 'quiet',
   nativeTools: true,
   request: (_req, signal) => (signals.push(signal), events$()),
@@ -84,19 +84,21 @@ describe('a provider stream with no event for the idle deadline fails with a Pro
     });
   });
 
-  it("each request of a turn has its own deadline, counted from its own start", () => {
+  /** A turn with an `echo` tool whose requests get `streams` in turn: each event as `frame type`, then the failure at its frame. */
+  const turnOver = (streams: Observable<ProviderEvent>[], ms: number): Observable<string[]> => {
+    const echo = defineTool({ name: 'echo', description: 'e', parameters: z.object({}), execute: () => 'ok' });
+    const agent = createAgent({ provider: provider(() => streams.shift()!), model: 'm', tools: [echo], knobs: { providerIdleTimeoutMs: ms } });
+    return agent.run({ message: 'go' }).pipe(
+      map((e) => `${scheduler.now()} ${e.type}`),
+      catchError((err: unknown) => of(`${scheduler.now()} ${err instanceof ProviderError ? err.message : 'other'}`)),
+      toArray(),
+    );
+  };
+
+  it('each request of a turn has its own deadline, counted from its own start', () => {
     scheduler.run(({ cold, expectObservable }) => {
       // the first request ends at 3; the second sends nothing: it fails at 3 + 4, not at the first's 0 + 4
-      const first$ = cold<ProviderEvent>('-c-(f|)', { c: toolCall('echo'), f: finish });
-      const second$ = cold<ProviderEvent>('-');
-      const streams = [first$, second$];
-      const echo = defineTool({ name: 'echo', description: 'e', parameters: z.object({}), execute: () => 'ok' });
-      const agent = createAgent({ provider: provider(() => streams.shift()!), model: 'm', tools: [echo], knobs: { providerIdleTimeoutMs: 4 } });
-      const out$ = agent.run({ message: 'go' }).pipe(
-        map((e) => `${scheduler.now()} ${e.type}`),
-        catchError((err: unknown) => of(`${scheduler.now()} ${err instanceof ProviderError ? err.message : 'other'}`)),
-        toArray(),
-      );
+      const out$ = turnOver([cold<ProviderEvent>('-c-(f|)', { c: toolCall('echo'), f: finish }), cold<ProviderEvent>('-')], 4);
       expectObservable(out$).toBe('-------(a|)', {
         a: ['0 iteration', '3 tool-call', '3 tool-result', '3 iteration', `7 ${idle(4).slice('ProviderError: '.length)}`],
       });
@@ -105,16 +107,7 @@ describe('a provider stream with no event for the idle deadline fails with a Pro
 
   it('a whole turn errors with the ProviderError after a tool round when the next request goes quiet', () => {
     scheduler.run(({ cold, expectObservable }) => {
-      const first$ = cold<ProviderEvent>('-c(f|)', { c: toolCall('echo'), f: finish });
-      const second$ = cold<ProviderEvent>('-a', { a: text('thinking ') });
-      const streams = [first$, second$];
-      const echo = defineTool({ name: 'echo', description: 'e', parameters: z.object({}), execute: () => 'ok' });
-      const agent = createAgent({ provider: provider(() => streams.shift()!), model: 'm', tools: [echo], knobs: { providerIdleTimeoutMs: 4 } });
-      const out$ = agent.run({ message: 'go' }).pipe(
-        map((e) => `${scheduler.now()} ${e.type}`),
-        catchError((err: unknown) => of(`${scheduler.now()} ${err instanceof ProviderError ? err.message : 'other'}`)),
-        toArray(),
-      );
+      const out$ = turnOver([cold<ProviderEvent>('-c(f|)', { c: toolCall('echo'), f: finish }), cold<ProviderEvent>('-a', { a: text('thinking ') })], 4);
       expectObservable(out$).toBe('-------(a|)', {
         a: ['0 iteration', '2 tool-call', '2 tool-result', '2 iteration', '3 text-delta', `7 ${idle(4).slice('ProviderError: '.length)}`],
       });

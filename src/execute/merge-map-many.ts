@@ -87,7 +87,7 @@ function stopAll<T, R>(this: MergeState<T, R>): void {
   for (let inner = this.first; inner; inner = inner.after) running.push(inner);
   for (const inner of running) inner.unsubscribe(); // in the order they started, as mergeMap's
   this.first = this.last = undefined;
-  this.waiting.length = 0;
+  if (this.waiting.length > 0) this.waiting.length = 0;
 }
 
 function start<T, R>(state: MergeState<T, R>, value: T): void {
@@ -128,7 +128,7 @@ function startNext<T, R>(state: MergeState<T, R>): void {
     waiting[state.head++] = undefined as T; // let it go
     start(state, value);
   }
-  if (state.head === waiting.length) {
+  if (state.head > 0 && state.head === waiting.length) {
     waiting.length = 0;
     state.head = 0;
   }

@@ -72,7 +72,7 @@ function sourceComplete<T, R>(this: ConcatState<T, R>): void {
 
 function stopInner<T, R>(this: ConcatState<T, R>): void {
   this.inner?.unsubscribe();
-  this.waiting.length = 0;
+  if (this.waiting.length > 0) this.waiting.length = 0;
 }
 
 function run<T, R>(state: ConcatState<T, R>, value: T): void {
@@ -118,7 +118,7 @@ function drain<T, R>(state: ConcatState<T, R>): void {
     waiting[state.head++] = undefined as T; // let it go
     run(state, value);
   }
-  if (state.head === waiting.length) {
+  if (state.head > 0 && state.head === waiting.length) {
     waiting.length = 0;
     state.head = 0;
   }

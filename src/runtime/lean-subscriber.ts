@@ -1,5 +1,6 @@
-import { Subscriber, Subscription, type TeardownLogic, UnsubscriptionError } from 'rxjs';
+import { type Observer, Subscriber, Subscription, type TeardownLogic, UnsubscriptionError } from 'rxjs';
 import { rxjsShapes } from './rxjs-shapes.js';
+import { withoutConstructor } from './without-constructor.js';
 
 /**
  * A Subscriber that keeps what is added to it (a source's Subscriber, a teardown) in a field, and
@@ -11,21 +12,42 @@ import { rxjsShapes } from './rxjs-shapes.js';
  * One LeanSubscriber added to another is linked both ways, as RxJS links its own (the child
  * leaves its parent's list when it ends first); RxJS's Subscribers, and a second parent, are
  * left to RxJS's own `add`. `StageSubscriber` and `mergeMapMany`'s inner Subscriber extend it.
+ * It sets the fields RxJS's constructors set without running them (`withoutConstructor`), and
+ * while nothing went through RxJS's own `add`, it ends as RxJS's `unsubscribe` would without
+ * calling it (test/operators/lean-subscriber.test.ts compares both with RxJS's own).
  *
  * @example
  * ```ts
  * class Inner<T> extends LeanSubscriber<T> {
+ *   constructor() { super(null); }
  *   protected override _next(value: T): void { console.log(value); }
  * }
  * ```
  */
-export abstract class LeanSubscriber<T> extends Subscriber<T> {
+export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T> {
   /** Keeps RxJS's own object layouts alive across a full GC (see rxjsShapes). */
   static readonly #rxjs = rxjsShapes();
   #first: Teardown | undefined = undefined;
   #more: Teardown[] | undefined = undefined;
   /** The LeanSubscriber this one was added to (a StageSubscriber's destination): told when this one ends first. */
   #parent: LeanSubscriber<never> | undefined = undefined;
+
+  /**
+   * Sets what RxJS's Subscription and Subscriber constructors set, without running them (see
+   * withoutConstructor); `destination` is not told (the subclass adds itself to it).
+   *
+   * @param destination Where the values go; `null` for a subclass that handles all three itself.
+   */
+  constructor(destination: Subscriber<never> | null) {
+    super();
+    const fields = this as unknown as SubscriberFields;
+    fields.initialTeardown = undefined;
+    fields.closed = false;
+    fields._parentage = null;
+    fields._finalizers = null;
+    fields.isStopped = false;
+    fields.destination = destination;
+  }
 
   /** `Subscription.add`: a teardown for when this one ends (at once if it has). */
   override add(teardown: TeardownLogic): void {
@@ -51,7 +73,8 @@ export abstract class LeanSubscriber<T> extends Subscriber<T> {
       if (at >= 0) this.#more.splice(at, 1);
     }
     if (teardown instanceof LeanSubscriber && teardown.#parent === this) teardown.#parent = undefined;
-    super.remove(teardown);
+    // RxJS's `remove` undoes what its `add` did: nothing, unless something went through it
+    if ((this as unknown as SubscriberFields)._finalizers !== null) super.remove(teardown);
   }
 
   /** `Subscriber.unsubscribe`: leaves its parent, then runs the teardowns in the order they came (RxJS's first). */
@@ -61,10 +84,18 @@ export abstract class LeanSubscriber<T> extends Subscriber<T> {
     this.#parent = undefined;
     parent?.remove(this);
     let errors: unknown[] | undefined;
-    try {
-      super.unsubscribe();
-    } catch (err) {
-      errors = unsubscriptionErrors(errors, err);
+    const fields = this as unknown as SubscriberFields;
+    if (fields._parentage === null && fields._finalizers === null) {
+      // what RxJS's `unsubscribe` does when nothing went through its `add`
+      fields.isStopped = true;
+      fields.closed = true;
+      fields.destination = null;
+    } else {
+      try {
+        super.unsubscribe();
+      } catch (err) {
+        errors = unsubscriptionErrors(errors, err);
+      }
     }
     const first = this.#first;
     const more = this.#more;
@@ -73,6 +104,16 @@ export abstract class LeanSubscriber<T> extends Subscriber<T> {
     if (more !== undefined) for (let i = 0; i < more.length; i++) errors = runCollecting(more[i], errors);
     if (errors !== undefined) throw new UnsubscriptionError(errors);
   }
+}
+
+/** The fields RxJS 7's Subscription and Subscriber constructors set, in their order (TypeScript hides most of them). */
+interface SubscriberFields {
+  initialTeardown: undefined;
+  closed: boolean;
+  _parentage: unknown;
+  _finalizers: unknown[] | null;
+  isStopped: boolean;
+  destination: Subscriber<never> | Observer<never> | null;
 }
 
 /** What `add` takes, less nothing. */

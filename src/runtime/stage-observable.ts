@@ -1,4 +1,5 @@
 import { config, Observable, type Observer, type OperatorFunction, Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
+import { withoutConstructor } from './without-constructor.js';
 
 /**
  * The Observable of one of the loop's stages, built without a closure: the stage's arguments
@@ -22,7 +23,7 @@ import { config, Observable, type Observer, type OperatorFunction, Subscriber, t
  * }
  * ```
  */
-export class StageObservable<R, A = undefined, B = undefined, C = undefined> extends Observable<R> {
+export class StageObservable<R, A = undefined, B = undefined, C = undefined> extends withoutConstructor(Observable)<R> {
   /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
   static readonly #shape = new StageObservable(() => undefined, undefined, undefined, undefined);
 

@@ -33,8 +33,7 @@ export class StageSubscriber<T, S = unknown> extends LeanSubscriber<T> {
     private readonly onError?: (this: S, err: unknown) => void,
     private readonly target?: S,
   ) {
-    super(); // `super(destination)` would add this one to it before LeanSubscriber's fields exist
-    this.destination = destination;
+    super(destination);
     destination.add(this);
   }
 

@@ -6,7 +6,7 @@ import { subscribeStage } from '../../src/runtime/stage-subscriber.js';
 /** The smallest LeanSubscriber: values go to `seen`. */
 class Probe<T> extends LeanSubscriber<T> {
   constructor(readonly seen: unknown[] = []) {
-    super();
+    super(null);
   }
 
   protected override _next(value: T): void {
@@ -128,6 +128,46 @@ describe('LeanSubscriber keeps what Subscription.add promises, without an array 
     holder.add(other);
     holder.unsubscribe();
     expect(other.closed).toBe(true);
+  });
+});
+
+describe("LeanSubscriber mirrors RxJS's Subscriber without running its code", () => {
+  /** A Subscriber's own fields, in their order, with their values (not Probe's `seen`). */
+  const fieldsOf = (s: Subscriber<unknown>) => Object.entries(s).filter(([key]) => key !== 'seen');
+  const observer = { next: () => undefined };
+
+  it("a new one has the fields RxJS's constructors set, in their order and with their values", () => {
+    const ours = new Probe();
+    (ours as unknown as { destination: unknown }).destination = observer; // as a StageSubscriber's
+    expect(fieldsOf(ours)).toEqual(fieldsOf(new Subscriber<unknown>(observer as never)));
+  });
+
+  it("one that ended has the fields RxJS's unsubscribe leaves, with or without teardowns of its own", () => {
+    const rxjs = new Subscriber<unknown>(observer as never);
+    rxjs.unsubscribe();
+    const bare = new Probe();
+    bare.unsubscribe();
+    const withChild = new Probe();
+    withChild.add(new Probe());
+    withChild.add(() => undefined);
+    withChild.unsubscribe();
+    for (const ours of [bare, withChild]) expect(fieldsOf(ours)).toEqual(fieldsOf(rxjs));
+  });
+
+  it("a child linked by RxJS's add (a second parent) that ends first leaves both parents, and ends once", () => {
+    const a = new Probe();
+    const b = new Probe();
+    const child = new Probe();
+    let ended = 0;
+    child.add(() => ended++);
+    a.add(child);
+    b.add(child); // through RxJS's add: b's finalizers and child's parentage
+    child.unsubscribe();
+    b.unsubscribe();
+    a.unsubscribe();
+    expect(ended).toBe(1);
+    const rxjsHeld = (s: object) => (s as unknown as { _finalizers: unknown[] | null })._finalizers ?? [];
+    expect(rxjsHeld(b)).not.toContain(child);
   });
 });
 

@@ -51,7 +51,11 @@ type InPlace = Pick<OwnPreparedCall, 'tool' | 'args' | 'argsKey'>;
  */
 export function withField<K extends keyof InPlace>(call: PreparedCall, field: K, value: InPlace[K]): PreparedCall {
   if (call instanceof OwnPreparedCall) {
-    (call as InPlace)[field] = value;
+    // a store per field name: `call[field] = value` would share one store for the three names,
+    // which V8 then takes for a store of any name (bench/RESULTS.md, "Session 11")
+    if (field === 'tool') call.tool = value as InPlace['tool'];
+    else if (field === 'args') call.args = value as InPlace['args'];
+    else call.argsKey = value as InPlace['argsKey'];
     return call;
   }
   return { ...call, [field]: value };

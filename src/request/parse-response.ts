@@ -90,7 +90,7 @@ export function toParsedCall(input: ProviderToolCall, slot: number, ids: () => s
     }
     return new ParsedToolCall(slot, id, call.name, args, rawArguments);
   }
-  if (raw.trim() === '') return new ParsedToolCall(slot, id, call.name, {}, '{}');
+  if (mayBeBlank(raw) && raw.trim() === '') return new ParsedToolCall(slot, id, call.name, {}, '{}');
   try {
     const parsed: unknown = JSON.parse(raw);
     if (isPlainObject(parsed)) {
@@ -120,6 +120,16 @@ class ParsedToolCall implements ParsedCall {
     readonly rawArguments: string,
     readonly argsError?: string,
   ) {}
+}
+
+/**
+ * False when `text` starts with a character `trim` keeps (what arguments start with: `{`), so
+ * only text that may be blank is trimmed: a builtin call per call otherwise. Every character
+ * `trim` removes is at or below U+0020 or at or above U+00A0.
+ */
+function mayBeBlank(text: string): boolean {
+  const first = text.charCodeAt(0); // NaN for ''
+  return !(first > 0x20 && first < 0xa0);
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

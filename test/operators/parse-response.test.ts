@@ -25,6 +25,13 @@ describe('toParsedCall: every provider call gets a slot, an id and object argume
     const call = toParsedCall({ id: 'p', name: 'x', arguments: '  ' }, 0, ids);
     expect(call.args).toEqual({});
     expect(call.argsError).toBeUndefined();
+    // every kind of blank String.prototype.trim knows, and none at all
+    for (const blank of ['', '\t\n\r ', '\u00a0', '\u3000\ufeff', '\u2028 \u2029', '\u1680\u200a']) {
+      expect(toParsedCall({ id: 'p', name: 'x', arguments: blank }, 0, ids)).toMatchObject({ args: {}, rawArguments: '{}', argsError: undefined });
+    }
+    // text around an object is still parsed, whatever it starts with
+    expect(toParsedCall({ id: 'p', name: 'x', arguments: '\n {"a":1} ' }, 0, ids)).toMatchObject({ args: { a: 1 } });
+    expect(toParsedCall({ id: 'p', name: 'x', arguments: '\u00a1' }, 0, ids).argsError).toMatch(/not valid JSON/);
   });
 
   it('invalid JSON becomes {} and keeps the raw text and the parse problem', () => {

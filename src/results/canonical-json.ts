@@ -15,10 +15,10 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * The common case, tool arguments like `{"path":"a.txt","limit":10}` with keys already in
- * order: a plain object of strings, numbers, booleans and nulls whose keys enumerate in sorted
- * order, is exactly what `JSON.stringify` writes (no key array, no sort, no concatenation: the
- * result is the only string made; a hand-written writer was faster alone but left ~100 bytes
- * of intermediate strings per call, which cost more once the heap is large). Anything else
+ * order, is written here exactly as `JSON.stringify` writes it (strings that need escaping go
+ * to it): no key array, no sort. `JSON.stringify` itself is a call into V8's runtime that
+ * costs twice this writer's instructions for such objects; the writer leaves ~90 bytes of
+ * intermediate strings per call instead (bench/RESULTS.md, "Session 11"). Anything else
  * (nesting, unsorted keys, bigint, functions, …) → undefined, and `write` runs.
  *
  * @example
@@ -30,15 +30,32 @@ export function canonicalJson(value: unknown): string {
 export function flatSortedJson(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
   let previous: string | undefined;
+  let out = '';
   for (const key in value) {
     if (previous !== undefined && key <= previous) return undefined;
     previous = key;
     const item = (value as Record<string, unknown>)[key];
-    const type = typeof item;
-    // nested, bigint, function, symbol: the general path (undefined values JSON leaves out)
-    if (item !== null && type !== 'string' && type !== 'number' && type !== 'boolean' && type !== 'undefined') return undefined;
+    let text: string;
+    if (typeof item === 'string') text = quoted(item);
+    else if (typeof item === 'number') text = Number.isFinite(item) ? String(item) : 'null';
+    else if (typeof item === 'boolean') text = item ? 'true' : 'false';
+    else if (item === null) text = 'null';
+    else if (item === undefined) continue; // JSON leaves it out
+    else return undefined; // nested, bigint, function, symbol: the general path
+    out = out.length === 0 ? `{${quoted(key)}:${text}` : `${out},${quoted(key)}:${text}`;
   }
-  return JSON.stringify(value);
+  return out.length === 0 ? '{}' : `${out}}`;
+}
+
+/** A string as JSON writes it: quoted as it is when nothing in it needs escaping. */
+function quoted(text: string): string {
+  if (text.length > 64) return JSON.stringify(text);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // controls, `"`, `\` and surrogates (a lone one is escaped): JSON.stringify's own rules
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
 }
 
 function write(value: unknown, stack: object[]): string | undefined {

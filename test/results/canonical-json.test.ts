@@ -32,6 +32,18 @@ describe('flat arguments take the fast path and give exactly what JSON.stringify
     );
   });
 
+  it('long strings, and strings with quotes, backslashes, controls or surrogates, are escaped as JSON.stringify escapes them', () => {
+    const text = fc.oneof(fc.string({ unit, minLength: 60, maxLength: 90 }), fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\u0001', '\ud800', '\udc00', 'a', 'é'), maxLength: 12 }));
+    fc.assert(
+      fc.property(text, text, (key, item) => {
+        const object = { [key]: item };
+        fc.pre(!INDEX_KEY.test(key));
+        expect(flatSortedJson(object)).toBe(JSON.stringify(object));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('integer-like keys go to the general path and are sorted as strings like every other key', () => {
     const object = { '': 0, '10': 'b', '9': 'a', a: true };
     expect(Object.keys(object)).toEqual(['9', '10', '', 'a']); // the engine's order, not sorted

@@ -1,11 +1,14 @@
 import type { Observable, OperatorFunction, Subscriber, TeardownLogic } from 'rxjs';
 import { INTERRUPTED, type PreparedCall, type SlotResult } from '../core/calls.js';
-import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import type { TurnEvent } from '../core/events.js';
 import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { emitToolCall, emitToolResult } from './slot-events.js';
 import { slotResult } from './slot-result.js';
+
+/** `isTurnEvent`, as this stage's own function (see isTurnEvent): this stage sees a few shapes. */
+const isEvent = (value: object): value is TurnEvent => (value as { readonly type?: unknown }).type !== undefined;
 
 /**
  * Makes sure every slot of a batch ends: passes events and results through, and when the
@@ -59,7 +62,7 @@ interface Unfinished {
 const FINISHED = Number.NEGATIVE_INFINITY;
 
 function passAndMark(this: Unfinished, value: TurnEvent | SlotResult): void {
-  if (!isTurnEvent(value)) this.slots[value.slot] = FINISHED;
+  if (!isEvent(value)) this.slots[value.slot] = FINISHED;
   else if (value.type === 'tool-call') {
     // a slot decided by preparation closes with its own outcome and no duration: no clock read
     this.slots[value.slot] = value.executes ? this.it.resolved.clock.now() : 0;

@@ -1,8 +1,11 @@
 import type { Observable, OperatorFunction, Subscriber, TeardownLogic } from 'rxjs';
 import { INTERRUPTED, type ParsedCall, type PreparedCall } from '../core/calls.js';
-import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import type { TurnEvent } from '../core/events.js';
 import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
+
+/** `isTurnEvent`, as this stage's own function (see isTurnEvent): this stage sees a few shapes. */
+const isEvent = (value: object): value is TurnEvent => (value as { readonly type?: unknown }).type !== undefined;
 
 /**
  * Collects a batch's prepared calls by slot and emits the whole batch once preparation
@@ -42,7 +45,7 @@ interface BatchState {
 }
 
 function batchNext(this: BatchState, value: TurnEvent | PreparedCall): void {
-  if (isTurnEvent(value)) this.subscriber.next(value);
+  if (isEvent(value)) this.subscriber.next(value);
   else this.batch[value.slot] = value;
 }
 

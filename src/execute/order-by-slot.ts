@@ -1,7 +1,10 @@
 import type { MonoTypeOperatorFunction, Observable, Subscriber, TeardownLogic } from 'rxjs';
-import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import type { TurnEvent } from '../core/events.js';
 import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
+
+/** `isTurnEvent`, as this stage's own function (see isTurnEvent): this stage sees a few shapes. */
+const isEvent = (value: object): value is TurnEvent => (value as { readonly type?: unknown }).type !== undefined;
 
 /**
  * Re-emits items in slot order (0, 1, 2, …) however they arrive: each item is held until every
@@ -43,7 +46,7 @@ interface SlotOrder<T> {
 
 function inOrder<T extends { readonly slot: number } | TurnEvent>(this: SlotOrder<T>, item: T): void {
   const { subscriber, held } = this;
-  if (isTurnEvent(item)) {
+  if (isEvent(item)) {
     subscriber.next(item);
     return;
   }

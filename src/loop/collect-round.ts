@@ -1,8 +1,11 @@
 import type { Observable, OperatorFunction, Subscriber, TeardownLogic } from 'rxjs';
 import type { SlotResult } from '../core/calls.js';
-import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import type { TurnEvent } from '../core/events.js';
 import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
+
+/** `isTurnEvent`, as this stage's own function (see isTurnEvent): this stage sees a few shapes. */
+const isEvent = (value: object): value is TurnEvent => (value as { readonly type?: unknown }).type !== undefined;
 
 /** A batch's results in slot order, and the receipts of its executions in completion order. */
 export interface RoundResults {
@@ -47,7 +50,7 @@ interface RoundState extends RoundResults {
 }
 
 function roundNext(this: RoundState, value: TurnEvent | SlotResult): void {
-  if (!isTurnEvent(value)) {
+  if (!isEvent(value)) {
     this.results.push(value);
     return;
   }

@@ -1,8 +1,11 @@
 import type { MonoTypeOperatorFunction, Observable, Subscriber, TeardownLogic } from 'rxjs';
 import type { PreparedCall } from '../core/calls.js';
-import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import type { TurnEvent } from '../core/events.js';
 import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
+
+/** `isTurnEvent`, as this stage's own function (see isTurnEvent): this stage sees a few shapes. */
+const isEvent = (value: object): value is TurnEvent => (value as { readonly type?: unknown }).type !== undefined;
 
 /**
  * `takeWhile((v) => isTurnEvent(v) || v.paused === undefined, true)`: events and prepared calls
@@ -36,5 +39,5 @@ function openUntilParked<T extends TurnEvent | PreparedCall>(subscriber: Subscri
 
 function passUntilParked<T extends TurnEvent | PreparedCall>(this: Subscriber<T>, value: T): void {
   this.next(value);
-  if (!isTurnEvent(value) && (value as PreparedCall).paused !== undefined) this.complete();
+  if (!isEvent(value) && (value as PreparedCall).paused !== undefined) this.complete();
 }

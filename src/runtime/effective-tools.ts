@@ -115,6 +115,8 @@ class IterationTools implements EffectiveTools {
   readonly #pendingBySuffix: ReadonlyMap<string, Tool | null>;
   /** Beside the turn's hidden names: activated tools this turn's filter groups hide (e.g. granted). */
   #hiddenNow: Set<string> | undefined = undefined;
+  /** Whether any name is excluded or hidden: when none is, `isExcluded` makes no key per call. */
+  readonly #screens: boolean;
 
   constructor(turn: TurnTools) {
     this.#turn = turn;
@@ -129,6 +131,7 @@ class IterationTools implements EffectiveTools {
       if (turn.admitsActivated(tool)) byName.set(tool.name, tool);
       else if (!turn.exposes(tool)) (this.#hiddenNow ??= new Set()).add(exclusionKey(tool.name));
     }
+    this.#screens = turn.excluded.size > 0 || turn.hidden !== undefined || this.#hiddenNow !== undefined || turn.scope.removed.size > 0;
     this.#bySuffix = suffixIndex(byName);
     this.#listed = toolSearch ? new Map(pending.map((tool) => [tool.name, tool])) : NO_TOOLS;
     this.#pendingBySuffix = this.#listed.size > 0 ? suffixIndex(this.#listed) : NO_SUFFIXES;
@@ -143,6 +146,7 @@ class IterationTools implements EffectiveTools {
   }
 
   isExcluded(name: string): boolean {
+    if (!this.#screens) return false;
     const key = exclusionKey(name);
     return this.#turn.excluded.has(key) || (this.#isHidden(key) && !this.#byName.has(name));
   }

@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { buildDir, buildOurs, repoRoot } from './build-ours.js';
+
+/**
+ * Instructions per turn, counted by callgrind (valgrind): the same count for the same build in
+ * every run, whatever else the machine does, so a change of 1 % shows in one run where CPU time
+ * needs a dozen alternated ones (bench/RESULTS.md, "Session 11"). Each source directory is
+ * built, then its turns run in a child under callgrind (instructions-turns.mjs: the server
+ * regime's turn, every wait a setImmediate); `floor` counts the hand-written loop. Two run at a
+ * time (callgrind uses one core).
+ *
+ *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] <src dir | floor> …
+ *
+ * Instructions include V8's own work for the turns: garbage collection, compilation, builtins.
+ * Cache misses are not counted: they are what the server regime (server.ts) adds.
+ */
+const option = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const targets = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+if (targets.length === 0) throw new Error('usage: instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] <src dir | floor> …');
+const turns = Number(option('turns', '100'));
+const warm = Number(option('warm', '200'));
+const c = Number(option('c', '20'));
+const runs = Number(option('runs', '1'));
+
+const built = new Map<string, string>();
+for (const [k, target] of targets.entries()) {
+  if (target === 'floor') continue;
+  const outDir = join(buildDir, '..', `rx-tool-loop-instructions-${k}`);
+  await buildOurs(resolve(target), outDir);
+  built.set(target, outDir);
+}
+
+/** Instructions per turn of one run under callgrind. */
+function count(target: string): Promise<number> {
+  const child = join(repoRoot, 'bench', 'src', 'instructions-turns.mjs');
+  const args = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--callgrind-out-file=/dev/null'];
+  args.push(process.execPath, '--single-threaded', child, built.get(target) ?? 'floor', String(warm), String(turns), String(c));
+  return new Promise((done, fail) => {
+    const proc = spawn('valgrind', args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    proc.on('error', fail);
+    proc.on('close', (code) => {
+      const collected = /Collected : (\d+)/.exec(err)?.[1];
+      if (code !== 0 || collected === undefined) fail(new Error(`callgrind run of ${target} failed (exit ${code}):\n${err.slice(-2000)}`));
+      else done(Number(collected) / (turns * c));
+    });
+  });
+}
+
+const jobs = Array.from({ length: runs }, () => targets).flat();
+const results = new Map<string, number[]>(targets.map((t) => [t, []]));
+let nextJob = 0;
+const worker = async () => {
+  while (nextJob < jobs.length) {
+    const target = jobs[nextJob++];
+    const perTurn = await count(target);
+    results.get(target)!.push(perTurn);
+    console.log(`${target}: ${(perTurn / 1000).toFixed(1)}k instructions per turn`);
+  }
+};
+await Promise.all([worker(), worker()]);
+console.log(`\n| source | instructions per turn (k) | runs |\n|---|---:|---|`);
+for (const [target, values] of results) {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  console.log(`| ${target} | ${(mean / 1000).toFixed(1)} | ${values.map((v) => (v / 1000).toFixed(1)).join(', ')} |`);
+}

@@ -153,7 +153,8 @@ class InnerSubscriber<R> extends LeanSubscriber<R> {
   after: InnerSubscriber<R> | undefined = undefined;
 
   constructor(private readonly state: MergeState<unknown, R>) {
-    super(null); // values, errors and completion are handled here
+    super();
+    this.lean(null); // values, errors and completion are handled here
   }
 
   protected override _next(value: R): void {

@@ -19,7 +19,7 @@ import { withoutConstructor } from './without-constructor.js';
  * @example
  * ```ts
  * class Inner<T> extends LeanSubscriber<T> {
- *   constructor() { super(null); }
+ *   constructor() { super(); this.lean(null); }
  *   protected override _next(value: T): void { console.log(value); }
  * }
  * ```
@@ -27,19 +27,21 @@ import { withoutConstructor } from './without-constructor.js';
 export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T> {
   /** Keeps RxJS's own object layouts alive across a full GC (see rxjsShapes). */
   static readonly #rxjs = rxjsShapes();
-  #first: Teardown | undefined = undefined;
-  #more: Teardown[] | undefined = undefined;
+  // Set by `lean`, not by field initializers or a constructor: a class without either is one
+  // V8 skips when a subclass is constructed (bench/RESULTS.md, "Session 11").
+  declare private first: Teardown | undefined;
+  declare private more: Teardown[] | undefined;
   /** The LeanSubscriber this one was added to (a StageSubscriber's destination): told when this one ends first. */
-  #parent: LeanSubscriber<never> | undefined = undefined;
+  declare private parent: LeanSubscriber<never> | undefined;
 
   /**
    * Sets what RxJS's Subscription and Subscriber constructors set, without running them (see
-   * withoutConstructor); `destination` is not told (the subclass adds itself to it).
+   * withoutConstructor), and this class's own fields; a subclass's constructor calls it first.
+   * `destination` is not told (the subclass adds itself to it).
    *
    * @param destination Where the values go; `null` for a subclass that handles all three itself.
    */
-  constructor(destination: Subscriber<never> | null) {
-    super();
+  protected lean(destination: Subscriber<never> | null): void {
     const fields = this as unknown as SubscriberFields;
     fields.initialTeardown = undefined;
     fields.closed = false;
@@ -47,6 +49,9 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
     fields._finalizers = null;
     fields.isStopped = false;
     fields.destination = destination;
+    this.first = undefined;
+    this.more = undefined;
+    this.parent = undefined;
   }
 
   /** `Subscription.add`: a teardown for when this one ends (at once if it has). */
@@ -54,25 +59,25 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
     if (!teardown || teardown === this) return;
     if (this.closed) return runTeardown(teardown);
     if (teardown instanceof LeanSubscriber) {
-      if (teardown.closed || teardown.#parent === this) return;
-      if (teardown.#parent !== undefined) return super.add(teardown); // a second parent: RxJS links that one
-      teardown.#parent = this;
+      if (teardown.closed || teardown.parent === this) return;
+      if (teardown.parent !== undefined) return super.add(teardown); // a second parent: RxJS links that one
+      teardown.parent = this;
     } else if (teardown instanceof Subscription) {
       return super.add(teardown); // RxJS's own Subscribers: RxJS links them both ways
     }
-    if (this.#first === undefined && this.#more === undefined) this.#first = teardown;
-    else if (this.#more === undefined) this.#more = [teardown]; // room for one: a push onto [] reserves 16
-    else this.#more.push(teardown);
+    if (this.first === undefined && this.more === undefined) this.first = teardown;
+    else if (this.more === undefined) this.more = [teardown]; // room for one: a push onto [] reserves 16
+    else this.more.push(teardown);
   }
 
   /** `Subscription.remove`: forgets a teardown (one that ended first). */
   override remove(teardown: Teardown): void {
-    if (this.#first === teardown) this.#first = undefined;
-    else if (this.#more !== undefined) {
-      const at = this.#more.indexOf(teardown);
-      if (at >= 0) this.#more.splice(at, 1);
+    if (this.first === teardown) this.first = undefined;
+    else if (this.more !== undefined) {
+      const at = this.more.indexOf(teardown);
+      if (at >= 0) this.more.splice(at, 1);
     }
-    if (teardown instanceof LeanSubscriber && teardown.#parent === this) teardown.#parent = undefined;
+    if (teardown instanceof LeanSubscriber && teardown.parent === this) teardown.parent = undefined;
     // RxJS's `remove` undoes what its `add` did: nothing, unless something went through it
     if ((this as unknown as SubscriberFields)._finalizers !== null) super.remove(teardown);
   }
@@ -80,8 +85,8 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
   /** `Subscriber.unsubscribe`: leaves its parent, then runs the teardowns in the order they came (RxJS's first). */
   override unsubscribe(): void {
     if (this.closed) return;
-    const parent = this.#parent;
-    this.#parent = undefined;
+    const parent = this.parent;
+    this.parent = undefined;
     parent?.remove(this);
     let errors: unknown[] | undefined;
     const fields = this as unknown as SubscriberFields;
@@ -97,9 +102,9 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
         errors = unsubscriptionErrors(errors, err);
       }
     }
-    const first = this.#first;
-    const more = this.#more;
-    this.#first = this.#more = undefined;
+    const first = this.first;
+    const more = this.more;
+    this.first = this.more = undefined;
     if (first !== undefined) errors = runCollecting(first, errors);
     if (more !== undefined) for (let i = 0; i < more.length; i++) errors = runCollecting(more[i], errors);
     if (errors !== undefined) throw new UnsubscriptionError(errors);

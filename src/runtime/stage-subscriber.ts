@@ -33,7 +33,8 @@ export class StageSubscriber<T, S = unknown> extends LeanSubscriber<T> {
     private readonly onError?: (this: S, err: unknown) => void,
     private readonly target?: S,
   ) {
-    super(destination);
+    super();
+    this.lean(destination);
     destination.add(this);
   }
 

@@ -10,18 +10,21 @@ import { buildDir, buildOurs, repoRoot } from './build-ours.js';
  * regime's turn, every wait a setImmediate); `floor` counts the hand-written loop. Two run at a
  * time (callgrind uses one core).
  *
- *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] <src dir | floor> …
+ *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] <src dir | floor> …
+ *
+ * `--node` runs the turns under another Node (e.g. .ci/node-matrix/node_modules/node24/bin/node).
  *
  * Instructions include V8's own work for the turns: garbage collection, compilation, builtins.
  * Cache misses are not counted: they are what the server regime (server.ts) adds.
  */
 const option = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const targets = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-if (targets.length === 0) throw new Error('usage: instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] <src dir | floor> …');
+if (targets.length === 0) throw new Error('usage: instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] <src dir | floor> …');
 const turns = Number(option('turns', '100'));
 const warm = Number(option('warm', '200'));
 const c = Number(option('c', '20'));
 const runs = Number(option('runs', '1'));
+const node = option('node', process.execPath);
 
 const built = new Map<string, string>();
 for (const [k, target] of targets.entries()) {
@@ -35,7 +38,7 @@ for (const [k, target] of targets.entries()) {
 function count(target: string): Promise<number> {
   const child = join(repoRoot, 'bench', 'src', 'instructions-turns.mjs');
   const args = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--callgrind-out-file=/dev/null'];
-  args.push(process.execPath, '--single-threaded', child, built.get(target) ?? 'floor', String(warm), String(turns), String(c));
+  args.push(resolve(node), '--single-threaded', child, built.get(target) ?? 'floor', String(warm), String(turns), String(c));
   return new Promise((done, fail) => {
     const proc = spawn('valgrind', args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';

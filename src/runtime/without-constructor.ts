@@ -9,12 +9,13 @@
  *
  * @example
  * ```ts
- * class Lean<T> extends withoutConstructor(Subscriber)<T> {
- *   constructor() {
- *     super();
- *     subscriberFields(this, null); // what Subscriber's constructor sets
+ * // Observable's constructor sets nothing when given no function: nothing to set instead
+ * class Stage<T> extends withoutConstructor(Observable)<T> {
+ *   protected _subscribe(subscriber: Subscriber<T>): TeardownLogic {
+ *     subscriber.complete();
  *   }
  * }
+ * new Stage<number>() instanceof Observable; // true
  * ```
  * @param base The class whose instances the subclass makes.
  * @return A class with `base`'s prototype chain and an empty constructor.

@@ -13,7 +13,7 @@ import { z } from 'zod';
  * callgrind is switched on for `turns` turns per conversation. Plain JavaScript: a loader (tsx)
  * in this process would add a thread of its own to what callgrind counts.
  *
- *   node --single-threaded bench/src/instructions-turns.mjs <built dir (build-ours.ts) | floor> <warm> <turns> [C=20]
+ *   node --predictable bench/src/instructions-turns.mjs <built dir (build-ours.ts) | floor> <warm> <turns> [C=20]
  */
 const [target, warmArg, turnsArg, cArg] = process.argv.slice(2);
 const warm = Number(warmArg);

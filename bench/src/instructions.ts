@@ -4,27 +4,31 @@ import { buildDir, buildOurs, repoRoot } from './build-ours.js';
 
 /**
  * Instructions per turn, counted by callgrind (valgrind): the same count for the same build in
- * every run, whatever else the machine does, so a change of 1 % shows in one run where CPU time
- * needs a dozen alternated ones (bench/RESULTS.md, "Session 11"). Each source directory is
- * built, then its turns run in a child under callgrind (instructions-turns.mjs: the server
- * regime's turn, every wait a setImmediate); `floor` counts the hand-written loop. Two run at a
- * time (callgrind uses one core).
+ * every run, so a change of 1 % shows in one run where CPU time needs a dozen alternated ones
+ * (bench/RESULTS.md, "Session 11"). Each source directory is built, then its turns run in a
+ * child under callgrind (instructions-turns.mjs: the server regime's turn, every wait a
+ * setImmediate); `floor` counts the hand-written loop.
  *
- *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] <src dir | floor> …
+ *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] [--parallel=1] <src dir | floor> …
  *
+ * The child runs with V8's `--predictable` (one thread, fewer time-based heuristics): runs in one
+ * invocation agree within 0.5 %, but a whole invocation can come out ~3 % higher or lower than
+ * another (the machine's speed still shows), so compare builds within one invocation, with
+ * `--runs=2` to see the spread. `--parallel=2` runs two at a time (callgrind uses one core).
+
  * `--node` runs the turns under another Node (e.g. .ci/node-matrix/node_modules/node24/bin/node).
- *
  * Instructions include V8's own work for the turns: garbage collection, compilation, builtins.
  * Cache misses are not counted: they are what the server regime (server.ts) adds.
  */
 const option = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const targets = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-if (targets.length === 0) throw new Error('usage: instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] <src dir | floor> …');
+if (targets.length === 0) throw new Error('usage: instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] [--parallel=1] <src dir | floor> …');
 const turns = Number(option('turns', '100'));
 const warm = Number(option('warm', '200'));
 const c = Number(option('c', '20'));
 const runs = Number(option('runs', '1'));
 const node = option('node', process.execPath);
+const parallel = Number(option('parallel', '1'));
 
 const built = new Map<string, string>();
 for (const [k, target] of targets.entries()) {
@@ -38,7 +42,7 @@ for (const [k, target] of targets.entries()) {
 function count(target: string): Promise<number> {
   const child = join(repoRoot, 'bench', 'src', 'instructions-turns.mjs');
   const args = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--callgrind-out-file=/dev/null'];
-  args.push(resolve(node), '--single-threaded', child, built.get(target) ?? 'floor', String(warm), String(turns), String(c));
+  args.push(resolve(node), '--predictable', child, built.get(target) ?? 'floor', String(warm), String(turns), String(c));
   return new Promise((done, fail) => {
     const proc = spawn('valgrind', args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -63,7 +67,7 @@ const worker = async () => {
     console.log(`${target}: ${(perTurn / 1000).toFixed(1)}k instructions per turn`);
   }
 };
-await Promise.all([worker(), worker()]);
+await Promise.all(Array.from({ length: parallel }, worker));
 console.log(`\n| source | instructions per turn (k) | runs |\n|---|---:|---|`);
 for (const [target, values] of results) {
   const mean = values.reduce((a, b) => a + b, 0) / values.length;

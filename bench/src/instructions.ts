@@ -15,7 +15,6 @@ import { buildDir, buildOurs, repoRoot } from './build-ours.js';
  * invocation agree within 0.5 %, but a whole invocation can come out ~3 % higher or lower than
  * another (the machine's speed still shows), so compare builds within one invocation, with
  * `--runs=2` to see the spread. `--parallel=2` runs two at a time (callgrind uses one core).
-
  * `--node` runs the turns under another Node (e.g. .ci/node-matrix/node_modules/node24/bin/node).
  * Instructions include V8's own work for the turns: garbage collection, compilation, builtins.
  * Cache misses are not counted: they are what the server regime (server.ts) adds.

@@ -3,18 +3,18 @@ import { join, resolve } from 'node:path';
 import { buildDir, buildOurs, repoRoot } from './build-ours.js';
 
 /**
- * Instructions per turn, counted by callgrind (valgrind): the same count for the same build in
- * every run, so a change of 1 % shows in one run where CPU time needs a dozen alternated ones
- * (bench/RESULTS.md, "Session 11"). Each source directory is built, then its turns run in a
+ * Instructions per turn, counted by callgrind (valgrind): nearly the same count for the same
+ * build in every run, so a change of a few percent shows in two runs where CPU time needs a
+ * dozen alternated ones (bench/RESULTS.md, "Session 11"). Each source directory is built, then its turns run in a
  * child under callgrind (instructions-turns.mjs: the server regime's turn, every wait a
  * setImmediate); `floor` counts the hand-written loop.
  *
  *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] [--parallel=1] <src dir | floor> …
  *
- * The child runs with V8's `--predictable` (one thread, fewer time-based heuristics): runs in one
- * invocation agree within 0.5 %, but a whole invocation can come out ~3 % higher or lower than
- * another (the machine's speed still shows), so compare builds within one invocation, with
- * `--runs=2` to see the spread. `--parallel=2` runs two at a time (callgrind uses one core).
+ * The child runs with V8's `--predictable` (one thread, fewer time-based heuristics). Runs of one
+ * build mostly agree within 0.5 %, at times 2–3 %, and a whole invocation can come out ~3 %
+ * higher or lower than another (the machine's speed still shows somewhere): compare builds
+ * within one invocation, with `--runs=2` or more to see the spread; below ~2 % it takes more. `--parallel=2` runs two at a time (callgrind uses one core).
  * `--node` runs the turns under another Node (e.g. .ci/node-matrix/node_modules/node24/bin/node).
  * Instructions include V8's own work for the turns: garbage collection, compilation, builtins.
  * Cache misses are not counted: they are what the server regime (server.ts) adds.

@@ -42,7 +42,7 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
    * @param destination Where the values go; `null` for a subclass that handles all three itself.
    */
   protected lean(destination: Subscriber<never> | null): void {
-    const fields = this as unknown as SubscriberFields;
+    const fields = rxjsFields(this);
     fields.initialTeardown = undefined;
     fields.closed = false;
     fields._parentage = null;
@@ -79,7 +79,7 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
     }
     if (teardown instanceof LeanSubscriber && teardown.parent === this) teardown.parent = undefined;
     // RxJS's `remove` undoes what its `add` did: nothing, unless something went through it
-    if ((this as unknown as SubscriberFields)._finalizers !== null) super.remove(teardown);
+    if (rxjsFields(this)._finalizers !== null) super.remove(teardown);
   }
 
   /** `Subscriber.unsubscribe`: leaves its parent, then runs the teardowns in the order they came (RxJS's first). */
@@ -89,7 +89,7 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
     this.parent = undefined;
     parent?.remove(this);
     let errors: unknown[] | undefined;
-    const fields = this as unknown as SubscriberFields;
+    const fields = rxjsFields(this);
     if (fields._parentage === null && fields._finalizers === null) {
       // what RxJS's `unsubscribe` does when nothing went through its `add`
       fields.isStopped = true;
@@ -120,6 +120,9 @@ interface SubscriberFields {
   isStopped: boolean;
   destination: Subscriber<never> | Observer<never> | null;
 }
+
+/** A Subscriber's RxJS fields, as the type they have at run time. */
+const rxjsFields = (subscriber: Subscriber<never>): SubscriberFields => subscriber as unknown as SubscriberFields;
 
 /** What `add` takes, less nothing. */
 export type Teardown = Exclude<TeardownLogic, void>;

@@ -1,13 +1,15 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
 import { buildDir, buildOurs, repoRoot } from './build-ours.js';
 
 /**
  * Instructions per turn, counted by callgrind (valgrind): nearly the same count for the same
  * build in every run, so a change of a few percent shows in two runs where CPU time needs a
- * dozen alternated ones (bench/RESULTS.md, "Session 11"). Each source directory is built, then its turns run in a
- * child under callgrind (instructions-turns.mjs: the server regime's turn, every wait a
- * setImmediate); `floor` counts the hand-written loop.
+ * dozen alternated ones (bench/RESULTS.md, "Session 11"). Each source directory is built, then
+ * its turns run in a child under callgrind (instructions-turns.ts, bundled into plain
+ * JavaScript: the server regime's turn, every wait a setImmediate); `floor` counts the
+ * hand-written loop.
  *
  *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] [--parallel=1] <src dir | floor> …
  *
@@ -37,9 +39,21 @@ for (const [k, target] of targets.entries()) {
   built.set(target, outDir);
 }
 
+// the child as one plain JavaScript file (no loader in the counted process), its packages left to Node
+const child = join(buildDir, '..', 'instructions-turns.mjs');
+await build({
+  entryPoints: [join(repoRoot, 'bench', 'src', 'instructions-turns.ts')],
+  outfile: child,
+  bundle: true,
+  packages: 'external',
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+});
+
 /** Instructions per turn of one run under callgrind. */
 function count(target: string): Promise<number> {
-  const child = join(repoRoot, 'bench', 'src', 'instructions-turns.mjs');
   const args = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--callgrind-out-file=/dev/null'];
   args.push(resolve(node), '--predictable', child, built.get(target) ?? 'floor', String(warm), String(turns), String(c));
   return new Promise((done, fail) => {

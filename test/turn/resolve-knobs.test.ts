@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_KNOBS, resolveKnobs } from '../../src/index.js';
+
+describe('resolveKnobs', () => {
+  it('gives the defaults, with their keys in the same order, frozen', () => {
+    const knobs = resolveKnobs();
+    expect(knobs).toEqual(DEFAULT_KNOBS);
+    expect(Object.keys(knobs)).toEqual(Object.keys(DEFAULT_KNOBS));
+    expect(Object.isFrozen(knobs)).toBe(true);
+    // the frozen defaults themselves, not copies
+    expect(knobs.dedupExemptTools).toBe(DEFAULT_KNOBS.dedupExemptTools);
+    expect(knobs.loopDetection).toBe(DEFAULT_KNOBS.loopDetection);
+  });
+
+  it('takes every knob given, and keeps the same key order', () => {
+    const input = {
+      maxToolIterations: 4,
+      maxIterationBehavior: 'error' as const,
+      parallelTools: true,
+      maxParallelTools: 2,
+      maxToolResultChars: 0,
+      strictToolParsing: true,
+      dedupEnabled: false,
+      dedupExemptTools: ['a'],
+      loopDetection: { maxRepeats: 5 },
+      toolTimeoutMs: 900,
+      maxMalformedProtocolRetries: 0,
+      appendReceiptsToAnswer: true,
+      providerIdleTimeoutMs: 1000,
+    };
+    const knobs = resolveKnobs(input);
+    expect(knobs).toEqual({ ...input, loopDetection: { ...DEFAULT_KNOBS.loopDetection, maxRepeats: 5 } });
+    expect(Object.keys(knobs)).toEqual(Object.keys(DEFAULT_KNOBS));
+    expect(Object.isFrozen(knobs.dedupExemptTools) && Object.isFrozen(knobs.loopDetection)).toBe(true);
+    expect(knobs.dedupExemptTools).not.toBe(input.dedupExemptTools);
+  });
+
+  it('repairs out-of-range values, and a knob given as undefined is its default', () => {
+    const knobs = resolveKnobs({ maxToolIterations: 0, maxParallelTools: -1, maxToolResultChars: -5, providerIdleTimeoutMs: Number.NaN, toolTimeoutMs: 0, maxMalformedProtocolRetries: -1 });
+    expect(knobs).toEqual(DEFAULT_KNOBS);
+    const unset = resolveKnobs({ parallelTools: undefined, dedupEnabled: undefined, maxIterationBehavior: undefined, strictToolParsing: undefined, appendReceiptsToAnswer: undefined });
+    expect(unset).toEqual(DEFAULT_KNOBS);
+    expect(resolveKnobs({ maxParallelTools: 2.7 }).maxParallelTools).toBe(2);
+  });
+
+  it('leaves out keys that are not knobs', () => {
+    const knobs = resolveKnobs({ parallelTools: true, typo: 1 } as never);
+    expect(Object.keys(knobs)).toEqual(Object.keys(DEFAULT_KNOBS));
+  });
+});

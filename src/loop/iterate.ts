@@ -167,7 +167,7 @@ function afterRound(it: IterationContext, round: Round, collected: RoundResults,
   const { resolved, snapshot } = it;
   const added: ChatMessage[] = [];
   appendRound(added, { text: round.text, calls: round.calls, results: collected.results, textMode: round.fromText });
-  const history = snapshot.history.concat(added); // sized to what it holds: a turn keeps its history alive
+  const history = joined(snapshot.history, added);
   const receipts = collected.receipts.length > 0 ? [...snapshot.receipts, ...collected.receipts] : snapshot.receipts;
   if (it.turn.cancelled()) return doneStep(nextSnapshot(it, { history, receipts, usage }), '', 'cancelled');
   const { report: loop, window: loopWindow } = LoopDetector.checkRound(resolved.knobs.loopDetection, snapshot.loopWindow, collected.results);
@@ -178,6 +178,22 @@ function afterRound(it: IterationContext, round: Round, collected: RoundResults,
   if (it.iteration >= resolved.knobs.maxToolIterations) return maxIterationsStep(it.turn, next);
   return nextStep(next);
 }
+
+/**
+ * `a.concat(b)`, sized to what it holds (a turn keeps its history alive), without `concat`'s call
+ * into V8's C++ runtime (~1,500 instructions a round; bench/RESULTS.md, "Session 12").
+ */
+function joined<T>(a: readonly T[], b: readonly T[]): T[] {
+  const total = a.length + b.length;
+  if (total > MAX_PRESIZED) return a.concat(b);
+  const out = new Array<T>(total);
+  for (let i = 0; i < a.length; i++) out[i] = a[i];
+  for (let j = 0, at = a.length; j < b.length; j++, at++) out[at] = b[j];
+  return out;
+}
+
+/** Below V8's limit for `new Array(n)` with fast elements (it makes a dictionary above 100,000). */
+const MAX_PRESIZED = 50_000;
 
 const userMessage = (content: string): ChatMessage => ({ role: 'user', content });
 const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });

@@ -42,9 +42,33 @@ export function flatSortedJson(value: unknown): string | undefined {
     else if (item === null) text = 'null';
     else if (item === undefined) continue; // JSON leaves it out
     else return undefined; // nested, bigint, function, symbol: the general path
-    out = out.length === 0 ? `{${quoted(key)}:${text}` : `${out},${quoted(key)}:${text}`;
+    out = out.length === 0 ? keyText(key).open + text : out + keyText(key).next + text;
   }
   return out.length === 0 ? '{}' : `${out}}`;
+}
+
+/** A key as the writer puts it: `{"key":` first, `,"key":` after another. */
+interface KeyText {
+  readonly open: string;
+  readonly next: string;
+}
+
+/**
+ * The key texts of keys seen before: a turn's calls use a tool's few keys again and again, and a
+ * lookup costs less than quoting and joining them each time. At most `MAX_KEY_TEXTS` are kept,
+ * the first ones seen (keys come from the model).
+ */
+const keyTexts = new Map<string, KeyText>();
+const MAX_KEY_TEXTS = 1024;
+
+function keyText(key: string): KeyText {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    const q = quoted(key);
+    text = { open: `{${q}:`, next: `,${q}:` };
+    if (keyTexts.size < MAX_KEY_TEXTS && key.length <= 64) keyTexts.set(key, text);
+  }
+  return text;
 }
 
 /** A string as JSON writes it: quoted as it is when nothing in it needs escaping. */

@@ -44,6 +44,19 @@ describe('flat arguments take the fast path and give exactly what JSON.stringify
     );
   });
 
+  it('a key written before is written the same again, first or after another, also past the keys it keeps', () => {
+    // the writer keeps the texts of the first 1,024 keys it sees; the ones after are written afresh
+    for (let k = 0; k < 1500; k++) {
+      const key = `k${k}"\\${'x'.repeat(k % 70)}`;
+      const first = { [key]: k, zz: 'b' };
+      const after = { a: true, [key]: null };
+      for (let twice = 0; twice < 2; twice++) {
+        expect(flatSortedJson(first)).toBe(JSON.stringify(first));
+        expect(flatSortedJson(after)).toBe(JSON.stringify(after));
+      }
+    }
+  });
+
   it('integer-like keys go to the general path and are sorted as strings like every other key', () => {
     const object = { '': 0, '10': 'b', '9': 'a', a: true };
     expect(Object.keys(object)).toEqual(['9', '10', '', 'a']); // the engine's order, not sorted

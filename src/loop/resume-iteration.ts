@@ -6,7 +6,7 @@ import { approvalGate, resumeApproval } from '../prep/approval-gate.js';
 import { continuePreparation, prepareCalls } from '../prep/prepare-calls.js';
 import { continueWith } from '../runtime/continue-with.js';
 import { iterationContext } from '../runtime/iteration-context.js';
-import { createPrepContext } from '../runtime/prep-context.js';
+import { createPrepContext, recordArguments } from '../runtime/prep-context.js';
 import type { PrepContext, TurnContext } from '../runtime/resolved-execution.js';
 import type { CheckedSnapshot } from './check-snapshot.js';
 import { playRound } from './iterate.js';
@@ -75,11 +75,7 @@ function restore(state: SlotState, slot: number, checked: CheckedSnapshot, ctx: 
     case 'ready': {
       const tool = ctx.turn.tools.get(state.name);
       if (state.approved) ctx.approved.add(slot);
-      if (state.argsKey !== undefined && tool) {
-        let seen = ctx.seen.get(tool.name);
-        if (seen === undefined) ctx.seen.set(tool.name, (seen = new Set()));
-        seen.add(state.argsKey);
-      }
+      if (state.argsKey !== undefined && tool) recordArguments(ctx, tool.name, state.argsKey);
       return { ...base, name: state.name, args: state.args, tool, prompted: state.prompted, ...(state.argsKey !== undefined ? { argsKey: state.argsKey } : {}) };
     }
     case 'awaiting-approval':

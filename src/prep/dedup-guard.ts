@@ -2,6 +2,7 @@ import { argsKey } from './call-signature.js';
 import { withField } from './to-prepared.js';
 import type { PrepStep } from '../runtime/resolved-execution.js';
 import { prepTexts } from './prep-texts.js';
+import { recordArguments } from '../runtime/prep-context.js';
 
 /**
  * When `dedupEnabled`, a call with the same tool name and the same arguments (keys sorted) as an
@@ -28,10 +29,6 @@ export const dedupGuard: PrepStep = (call, ctx) => {
   if (knobs.dedupExemptTools.length > 0 && knobs.dedupExemptTools.includes(tool.name)) return call;
   const key = argsKey(call.args);
   if (key === undefined) return call; // unserializable (a cycle): never a duplicate
-  let seen = ctx.seen.get(tool.name);
-  if (seen === undefined) ctx.seen.set(tool.name, (seen = new Set()));
-  const size = seen.size;
-  seen.add(key); // one hash lookup: the set did not grow when the key was there already
-  if (seen.size === size) return { ...call, filled: { outcome: 'deduplicated', output: prepTexts.duplicate(tool.name), success: false } };
+  if (!recordArguments(ctx, tool.name, key)) return { ...call, filled: { outcome: 'deduplicated', output: prepTexts.duplicate(tool.name), success: false } };
   return withField(call, 'argsKey', key); // the loop detector reuses it
 };

@@ -2,6 +2,7 @@ import { isObservable, type ObservableInput } from 'rxjs';
 import type { PreparedCall } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import type { IterationContext, PrepContext, ResolvedAgentExecution, TurnContext } from './resolved-execution.js';
+import { addTo, SeenArguments } from './seen-arguments.js';
 
 /**
  * A fresh preparation context for one batch of an iteration.
@@ -16,6 +17,20 @@ export function createPrepContext(iteration: IterationContext): PrepContext {
   return new BatchPrepContext(iteration);
 }
 
+/**
+ * Records in `ctx.seen` that the batch called `name` with arguments `key` (their `argsKey`);
+ * false when it had that call already: a duplicate. A context from `createPrepContext` keeps
+ * the record as a list until someone reads `seen` (see SeenArguments).
+ *
+ * @example
+ * ```ts
+ * if (!recordArguments(ctx, tool.name, argsKey(call.args))) return duplicate(call);
+ * ```
+ */
+export function recordArguments(ctx: PrepContext, name: string, key: string): boolean {
+  return BatchPrepContext.record(ctx, name, key);
+}
+
 /** A class whose collections are made on first use: most batches need one of the four, or none. */
 class BatchPrepContext implements PrepContext {
   /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
@@ -23,7 +38,7 @@ class BatchPrepContext implements PrepContext {
 
   readonly resolved: ResolvedAgentExecution;
   readonly turn: TurnContext;
-  #seen: Map<string, Set<string>> | undefined = undefined;
+  #seen: SeenArguments | undefined = undefined;
   #promptedInBatch: Set<string> | undefined = undefined;
   #promptSignatureBySlot: Map<number, string> | undefined = undefined;
   #approved: Set<number> | undefined = undefined;
@@ -34,7 +49,13 @@ class BatchPrepContext implements PrepContext {
   }
 
   get seen(): Map<string, Set<string>> {
-    return (this.#seen ??= new Map());
+    return (this.#seen ??= new SeenArguments()).asMap();
+  }
+
+  /** See `recordArguments`. */
+  static record(ctx: PrepContext, name: string, key: string): boolean {
+    if (!(ctx instanceof BatchPrepContext)) return addTo(ctx.seen, name, key);
+    return (ctx.#seen ??= new SeenArguments()).add(name, key);
   }
 
   get promptedInBatch(): Set<string> {

@@ -47,5 +47,27 @@ function stepsFor(hooks: boolean, approval: boolean, dedup: boolean): readonly P
   if (approval) steps.push(promptLoopGuard, approvalGate);
   steps.push(restoreApprovedMarker);
   if (dedup) steps.push(dedupGuard);
-  return Object.freeze(steps);
+  const shared = Object.freeze([...steps]);
+  twins.set(shared, steps);
+  return shared;
 }
+
+/**
+ * The steps as an array V8 reads at full speed: a pipeline from `buildPrepSteps` is frozen
+ * (agents share it), and optimized code reads a frozen array's elements through a generic
+ * keyed load, ~70 instructions a step for each call (bench/RESULTS.md, "Session 12"); its
+ * unfrozen twin, which never leaves this module but through here, is read instead. Any other
+ * array comes back as it is.
+ *
+ * @example
+ * ```ts
+ * const steps = readableSteps(resolved.prepSteps);
+ * for (const step of steps) call = step(call, ctx);
+ * ```
+ */
+export function readableSteps(steps: readonly PrepStep[]): readonly PrepStep[] {
+  return twins.get(steps) ?? steps;
+}
+
+/** Each shared pipeline's unfrozen twin (at most eight). */
+const twins = new Map<readonly PrepStep[], readonly PrepStep[]>();

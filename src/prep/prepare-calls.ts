@@ -4,6 +4,7 @@ import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { concatMapInline } from '../runtime/concat-map-inline.js';
 import { continueWith } from '../runtime/continue-with.js';
 import { createPrepContext, isImmediate } from '../runtime/prep-context.js';
+import { readableSteps } from './build-prep-steps.js';
 import type { IterationContext, PrepContext, PrepStep } from '../runtime/resolved-execution.js';
 import { approvalGate } from './approval-gate.js';
 import { beforeToolCallHooks } from './before-tool-call-hooks.js';
@@ -61,9 +62,10 @@ export function prepareCalls(
   steps: readonly PrepStep[] = iteration.resolved.prepSteps,
   ctx?: PrepContext,
 ): OperatorFunction<ParsedCall, TurnEvent | PreparedCall> {
+  const readable = readableSteps(steps);
   const prepare = (source: Observable<ParsedCall>, batch: PrepContext): Observable<TurnEvent | PreparedCall> =>
     source.pipe(
-      concatMapInline((call) => prepareFrom(toPrepared(call), 0, steps, batch)), // concatMap, with ready calls inline
+      concatMapInline((call) => prepareFrom(toPrepared(call), 0, readable, batch)), // concatMap, with ready calls inline
       untilParked(), // takeWhile(not parked, inclusive): a parked call is the last
     );
   // without a batch's context, each subscription makes its own

@@ -14,6 +14,7 @@ import {
   validateArgs,
 } from '../../src/operators.js';
 import { fakeTool, scriptedModel } from '../../src/testing/index.js';
+import { readableSteps } from '../../src/prep/build-prep-steps.js';
 import { runTurn, scriptedDoor } from './harness.js';
 
 const base = { provider: scriptedModel([]), model: 'm', tools: [] };
@@ -85,5 +86,24 @@ describe('Preparation runs per call, in slot order, in the order of BEHAVIOUR.md
     const agent = createAgent({ ...base, approval: new ApprovalManager({}, nonInteractiveApproval()) });
     expect(agent.resolved.prepSteps).toContain(approvalGate);
     expect(Object.isFrozen(agent.resolved.prepSteps)).toBe(true);
+  });
+});
+
+describe('the shared pipelines, and the arrays the loop reads them from', () => {
+  it('a pipeline is frozen and shared; the loop reads an unfrozen twin with the same steps', () => {
+    const shared = buildPrepSteps({ hooks: { beforeToolCall: [() => undefined] }, approval: {}, knobs: {} });
+    expect(buildPrepSteps({ hooks: { beforeToolCall: [() => undefined] }, approval: {}, knobs: {} })).toBe(shared);
+    expect(Object.isFrozen(shared)).toBe(true);
+    const twin = readableSteps(shared);
+    expect(twin).not.toBe(shared);
+    expect(Object.isFrozen(twin)).toBe(false);
+    expect(twin).toEqual(shared);
+    expect(readableSteps(shared)).toBe(twin);
+  });
+
+  it('any other array is read as it is', () => {
+    const own = [resolveTool, dedupGuard];
+    expect(readableSteps(own)).toBe(own);
+    expect(readableSteps(defaultPrepSteps)).toBe(defaultPrepSteps);
   });
 });

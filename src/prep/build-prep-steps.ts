@@ -49,8 +49,27 @@ function stepsFor(hooks: boolean, approval: boolean, dedup: boolean): readonly P
   if (dedup) steps.push(dedupGuard);
   const shared = Object.freeze([...steps]);
   twins.set(shared, steps);
+  if (!approval) unparked.add(shared);
   return shared;
 }
+
+/**
+ * False for a pipeline from `buildPrepSteps` without the approval gate, the only step that parks
+ * a call: `prepareCalls` leaves `untilParked` out for it, a stage less per batch. True for any
+ * other array (a step of its own may park a call).
+ *
+ * @example
+ * ```ts
+ * mayPark(buildPrepSteps({})); // false
+ * mayPark([resolveTool, approvalGate]); // true
+ * ```
+ */
+export function mayPark(steps: readonly PrepStep[]): boolean {
+  return !unparked.has(steps);
+}
+
+/** The shared pipelines without an approval gate (at most four). */
+const unparked = new Set<readonly PrepStep[]>();
 
 /**
  * The steps as an array V8 reads at full speed: a pipeline from `buildPrepSteps` is frozen

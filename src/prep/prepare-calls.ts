@@ -4,7 +4,7 @@ import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { concatMapInline } from '../runtime/concat-map-inline.js';
 import { continueWith } from '../runtime/continue-with.js';
 import { createPrepContext, isImmediate } from '../runtime/prep-context.js';
-import { readableSteps } from './build-prep-steps.js';
+import { mayPark, readableSteps } from './build-prep-steps.js';
 import type { IterationContext, PrepContext, PrepStep } from '../runtime/resolved-execution.js';
 import { approvalGate } from './approval-gate.js';
 import { beforeToolCallHooks } from './before-tool-call-hooks.js';
@@ -42,7 +42,8 @@ export const defaultPrepSteps: readonly PrepStep[] = Object.freeze([
  * at a time): the steps run in order until the call is filled or ready. Synchronous steps run
  * inline; a step that waits (a hook, a prompt) returns an Observable, whose events (approval
  * request and decision) pass through before the call, and the calls behind it wait. A step
- * that completes without a call drops the call.
+ * that completes without a call drops the call. A call parked at an approval is the last value
+ * (`untilParked`; left out for an agent's pipeline without an approval gate, which cannot park).
  *
  * ```
  * calls:    (abc|)
@@ -63,11 +64,11 @@ export function prepareCalls(
   ctx?: PrepContext,
 ): OperatorFunction<ParsedCall, TurnEvent | PreparedCall> {
   const readable = readableSteps(steps);
-  const prepare = (source: Observable<ParsedCall>, batch: PrepContext): Observable<TurnEvent | PreparedCall> =>
-    source.pipe(
-      concatMapInline((call) => prepareFrom(toPrepared(call), 0, readable, batch)), // concatMap, with ready calls inline
-      untilParked(), // takeWhile(not parked, inclusive): a parked call is the last
-    );
+  const parks = mayPark(steps);
+  const prepare = (source: Observable<ParsedCall>, batch: PrepContext): Observable<TurnEvent | PreparedCall> => {
+    const prepared = source.pipe(concatMapInline((call) => prepareFrom(toPrepared(call), 0, readable, batch))); // concatMap, with ready calls inline
+    return parks ? prepared.pipe(untilParked()) : prepared; // takeWhile(not parked, inclusive): a parked call is the last
+  };
   // without a batch's context, each subscription makes its own
   return (source) => (ctx ? prepare(source, ctx) : defer(() => prepare(source, createPrepContext(iteration))));
 }

@@ -1,7 +1,8 @@
 import { defer, from, lastValueFrom, map, of, Subject, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { PreparedCall, TurnEvent } from '../../src/index.js';
-import { prepareCalls, resolveTool, validateArgs, type PrepStep } from '../../src/operators.js';
+import { buildPrepSteps, prepareCalls, resolveTool, validateArgs, type PrepStep } from '../../src/operators.js';
+import { mayPark } from '../../src/prep/build-prep-steps.js';
 import { echo, eventsIn, parsed, resultsIn, setup } from './helpers.js';
 
 /** The prepared calls (the stage's events left out). */
@@ -73,5 +74,34 @@ describe('resolveTool and validateArgs: calls that cannot run are filled, never 
     expect(out[0].args).toEqual({ v: 'ok' });
     expect(out[1].filled?.outcome).toBe('invalid-arguments');
     expect(out[1].filled?.output).toMatch(/^Error: invalid arguments for echo: [\s\S]*v/);
+  });
+});
+
+describe('prepareCalls: a parked call is the last value', () => {
+  const request = { id: 'r1' } as unknown as NonNullable<PreparedCall['paused']>;
+  const park: PrepStep = (call) => (call.slot === 1 ? { ...call, paused: request } : call);
+
+  it('with a step of its own that parks, the calls behind the parked one are not prepared', async () => {
+    const seen: number[] = [];
+    const count: PrepStep = (call) => (seen.push(call.slot), call);
+    const out = await lastValueFrom(prepared([parsed(0, 'echo'), parsed(1, 'echo'), parsed(2, 'echo')], [count, park]));
+    expect(out.map((c) => [c.slot, c.paused])).toEqual([
+      [0, undefined],
+      [1, request],
+    ]);
+    expect(seen).toEqual([0, 1]);
+  });
+
+  it('an agent pipeline without an approval gate prepares every call (it cannot park)', async () => {
+    const steps = buildPrepSteps({});
+    expect(mayPark(steps)).toBe(false);
+    expect(mayPark(buildPrepSteps({ approval: {} }))).toBe(true);
+    expect(mayPark([resolveTool, validateArgs])).toBe(true);
+    const out = await lastValueFrom(prepared([0, 1, 2].map((k) => parsed(k, 'echo', { v: `${k}` })), steps));
+    expect(out.map((c) => [c.slot, c.tool?.name, c.filled])).toEqual([
+      [0, 'echo', undefined],
+      [1, 'echo', undefined],
+      [2, 'echo', undefined],
+    ]);
   });
 });

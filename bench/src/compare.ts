@@ -15,7 +15,8 @@ import { loadOurs, ours } from './systems/ours.js';
  *
  * Prints each one's µs per call (CPU and wall) and the paired ratio a ÷ b (> 1: b is faster).
  * `--regime=post-gc` (a gc() before each turn; --sizes, --runs) or `--regime=server` (--c=10,100,
- * --turns=5, --runs=5; the 150 MB ballast) compares them in those regimes instead.
+ * --turns=5, --runs=5, --warm=1 untimed turns per conversation first; the 150 MB ballast) compares
+ * them in those regimes instead.
  */
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const a = option('a');
@@ -34,6 +35,7 @@ if (regime === 'server') {
     runs: Number(option('runs') ?? 5),
     turns: () => Number(option('turns') ?? 5),
     ballastMb: 150,
+    warmTurns: Number(option('warm') ?? 1),
     reference: 'a',
     floor: 'a',
     log: () => {},

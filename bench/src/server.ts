@@ -15,6 +15,13 @@ export interface ServerOptions {
   /** Turns each conversation runs in one timed run, for C conversations. */
   readonly turns: (c: number) => number;
   readonly ballastMb: number;
+  /**
+   * Untimed turns per conversation (for min(C, 100) conversations) before the timed runs. One
+   * warms up lazy set-up; Node 24 keeps optimizing a turn's functions for its first ~12,000
+   * turns, Node 20 for ~4,500 (bench/RESULTS.md, "Session 12"), so 150 measures a process whose
+   * JIT has settled.
+   */
+  readonly warmTurns: number;
   readonly reference: string;
   readonly floor: string;
   readonly log: (line: string) => void;
@@ -80,7 +87,7 @@ export async function measureServer(systems: readonly ServerSystem[], options: S
       return runs;
     });
     // untimed: JIT, lazy set-up, and the first run's garbage
-    for (const p of prepared) await runOnce(p, Math.min(c, 100), 1, new Samples());
+    for (const p of prepared) await runOnce(p, Math.min(c, 100), options.warmTurns, new Samples());
     for (let round = 0; round < options.runs; round++) {
       for (const s of roundOrder(systems.length, round)) {
         const last = round === options.runs - 1;

@@ -74,8 +74,13 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
   override remove(teardown: Teardown): void {
     if (this.first === teardown) this.first = undefined;
     else if (this.more !== undefined) {
-      const at = this.more.indexOf(teardown);
-      if (at >= 0) this.more.splice(at, 1);
+      const more = this.more;
+      const at = more.indexOf(teardown);
+      if (at >= 0) {
+        // moved down and popped: `splice` is a builtin call of ~350 instructions (bench/RESULTS.md, "Session 12")
+        for (let i = at + 1; i < more.length; i++) more[i - 1] = more[i];
+        more.pop();
+      }
     }
     if (teardown instanceof LeanSubscriber && teardown.parent === this) teardown.parent = undefined;
     // RxJS's `remove` undoes what its `add` did: nothing, unless something went through it

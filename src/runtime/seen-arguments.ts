@@ -5,7 +5,7 @@ const MAX_LISTED = 16;
  * The dedup guard's record of one batch: which arguments (`argsKey`) each tool was called with.
  * A batch holds a few calls, so the record is one array of (tool name, arguments) pairs, searched
  * in order, until it holds `MAX_LISTED` calls: a Map of Sets cost two collections per batch and a
- * hash of each new key, some 2,000 instructions per batch of three calls (bench/RESULTS.md,
+ * hash of each new key, some 1,500 instructions per batch of three calls (bench/RESULTS.md,
  * "Session 12"). `PrepContext.seen` shows the record as that Map of Sets; from then on the record
  * is that Map, which a step may change.
  *

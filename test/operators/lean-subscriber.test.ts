@@ -65,6 +65,26 @@ describe('LeanSubscriber keeps what Subscription.add promises, without an array 
     expect([first.closed, second.closed, later.closed]).toEqual([true, true, true]);
   });
 
+  it('children that end first, anywhere in the list, leave it; the rest still end in the order they were added', () => {
+    const parent = new Probe();
+    const ended: string[] = [];
+    const children = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => {
+      const child = new Probe();
+      child.add(() => ended.push(name));
+      parent.add(child);
+      return child;
+    });
+    const last = () => ended.push('last');
+    const removed = () => ended.push('removed');
+    parent.add(removed);
+    parent.add(last);
+    for (const at of [3, 1, 5]) children[at].unsubscribe(); // d (in the middle), b (first of the list), f
+    parent.remove(removed); // a function, before the last
+    expect(ended).toEqual(['d', 'b', 'f']);
+    parent.unsubscribe();
+    expect(ended).toEqual(['d', 'b', 'f', 'a', 'c', 'e', 'last']);
+  });
+
   it('remove forgets a teardown, and a removed child no longer names that parent', () => {
     const parent = new Probe();
     const child = new Probe();

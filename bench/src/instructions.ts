@@ -1,4 +1,6 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { buildDir, buildOurs, repoRoot } from './build-ours.js';
@@ -18,6 +20,9 @@ import { buildDir, buildOurs, repoRoot } from './build-ours.js';
  * higher or lower than another (the machine's speed still shows somewhere): compare builds
  * within one invocation, with `--runs=2` or more to see the spread; below ~2 % it takes more. `--parallel=2` runs two at a time (callgrind uses one core).
  * `--node` runs the turns under another Node (e.g. .ci/node-matrix/node_modules/node24/bin/node).
+ * Each count also says how much of it was V8 optimizing code (`Compiler::CompileOptimized`, with
+ * all it calls): a compilation that falls inside the counted turns or not moves a count by several
+ * percent (bench/RESULTS.md, "Session 12"), so a change is best read without it.
  * Instructions include V8's own work for the turns: garbage collection, compilation, builtins.
  * Cache misses are not counted: they are what the server regime (server.ts) adds.
  */
@@ -27,7 +32,7 @@ if (targets.length === 0) throw new Error('usage: instructions.ts [--turns=100] 
 const turns = Number(option('turns', '100'));
 const warm = Number(option('warm', '200'));
 const c = Number(option('c', '20'));
-const runs = Number(option('runs', '1'));
+const runCount = Number(option('runs', '1'));
 const node = option('node', process.execPath);
 const parallel = Number(option('parallel', '1'));
 
@@ -52,9 +57,22 @@ await build({
   logLevel: 'warning',
 });
 
+/** One run's instructions per turn, and of them V8's optimizing compiler's. */
+interface Count {
+  readonly perTurn: number;
+  readonly compiling: number;
+}
+
+const outDir = mkdtempSync(join(tmpdir(), 'rtl-instructions-'));
+process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
+let runsStarted = 0;
+
+const k = (n: number) => (n / 1000).toFixed(1);
+
 /** Instructions per turn of one run under callgrind. */
-function count(target: string): Promise<number> {
-  const args = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--callgrind-out-file=/dev/null'];
+function count(target: string): Promise<Count> {
+  const out = join(outDir, `callgrind.${runsStarted++}.out`);
+  const args = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${out}`];
   args.push(resolve(node), '--predictable', child, built.get(target) ?? 'floor', String(warm), String(turns), String(c));
   return new Promise((done, fail) => {
     const proc = spawn('valgrind', args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -63,26 +81,41 @@ function count(target: string): Promise<number> {
     proc.on('error', fail);
     proc.on('close', (code) => {
       const collected = /Collected : (\d+)/.exec(err)?.[1];
-      if (code !== 0 || collected === undefined) fail(new Error(`callgrind run of ${target} failed (exit ${code}):\n${err.slice(-2000)}`));
-      else done(Number(collected) / (turns * c));
+      if (code !== 0 || collected === undefined) return fail(new Error(`callgrind run of ${target} failed (exit ${code}):\n${err.slice(-2000)}`));
+      const compiling = compilingIn(out);
+      rmSync(out, { force: true });
+      done({ perTurn: Number(collected) / (turns * c), compiling: compiling / (turns * c) });
     });
   });
 }
 
-const jobs = Array.from({ length: runs }, () => targets).flat();
-const results = new Map<string, number[]>(targets.map((t) => [t, []]));
+/** What `Compiler::CompileOptimized` cost with all it called (TurboFan, and Maglev on Node 22+). */
+function compilingIn(file: string): number {
+  const report = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  let total = 0;
+  for (const line of report.split('\n')) {
+    // the outermost entry only: a recursive one is named with a suffix ('2)
+    const m = /^\s*([\d,]+) .*v8::internal::Compiler::CompileOptimized\(.*\) \[/.exec(line);
+    if (m && !line.includes("'2")) total += Number(m[1].replaceAll(',', ''));
+  }
+  return total;
+}
+
+const jobs = Array.from({ length: runCount }, () => targets).flat();
+const results = new Map<string, Count[]>(targets.map((t) => [t, []]));
 let nextJob = 0;
 const worker = async () => {
   while (nextJob < jobs.length) {
     const target = jobs[nextJob++];
-    const perTurn = await count(target);
-    results.get(target)!.push(perTurn);
-    console.log(`${target}: ${(perTurn / 1000).toFixed(1)}k instructions per turn`);
+    const counted = await count(target);
+    results.get(target)!.push(counted);
+    console.log(`${target}: ${k(counted.perTurn)}k instructions per turn (${k(counted.compiling)}k of them optimizing code)`);
   }
 };
 await Promise.all(Array.from({ length: parallel }, worker));
-console.log(`\n| source | instructions per turn (k) | runs |\n|---|---:|---|`);
+console.log(`\n| source | instructions per turn (k) | without optimizing code (k) | runs |\n|---|---:|---:|---|`);
 for (const [target, values] of results) {
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  console.log(`| ${target} | ${(mean / 1000).toFixed(1)} | ${values.map((v) => (v / 1000).toFixed(1)).join(', ')} |`);
+  const mean = (pick: (v: Count) => number) => values.reduce((a, v) => a + pick(v), 0) / values.length;
+  const each = values.map((v) => `${k(v.perTurn)} (${k(v.perTurn - v.compiling)})`).join(', ');
+  console.log(`| ${target} | ${k(mean((v) => v.perTurn))} | ${k(mean((v) => v.perTurn - v.compiling))} | ${each} |`);
 }

@@ -74,12 +74,12 @@ if (target === 'floor') {
   };
 }
 const all = Array.from({ length: c }, (_, k) => conversation(`conversation-${k}`));
-const run = (n: number) =>
-  Promise.all(
-    all.map(async (turn) => {
-      for (let t = 0; t < n; t++) await turn();
-    }),
-  );
+// Each conversation's loop is one closure for the warm-up and the counted turns alike: a new one
+// for the counted turns was compiled again by V8 inside them (bench/RESULTS.md, "Session 12").
+const loops = all.map((turn) => async (n: number) => {
+  for (let t = 0; t < n; t++) await turn();
+});
+const run = (n: number) => Promise.all(loops.map((loop) => loop(n)));
 await run(warm);
 execFileSync('callgrind_control', ['-i', 'on', String(process.pid)], { stdio: 'ignore' });
 await run(turns);

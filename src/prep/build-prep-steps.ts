@@ -49,7 +49,6 @@ function stepsFor(hooks: boolean, approval: boolean, dedup: boolean): readonly P
   if (dedup) steps.push(dedupGuard);
   const shared = Object.freeze([...steps]);
   twins.set(shared, steps);
-  if (!approval) unparked.add(shared);
   return shared;
 }
 
@@ -65,11 +64,9 @@ function stepsFor(hooks: boolean, approval: boolean, dedup: boolean): readonly P
  * ```
  */
 export function mayPark(steps: readonly PrepStep[]): boolean {
-  return !unparked.has(steps);
+  const twin = twins.get(steps);
+  return twin === undefined || twin.includes(approvalGate);
 }
-
-/** The shared pipelines without an approval gate (at most four). */
-const unparked = new Set<readonly PrepStep[]>();
 
 /**
  * The steps as an array V8 reads at full speed: a pipeline from `buildPrepSteps` is frozen

@@ -5,7 +5,7 @@ import { LeanSubscriber } from './lean-subscriber.js';
  * The Subscriber a stage of the loop subscribes to its source with: each value goes to
  * `onNext`, which decides what the stage's own `destination` receives; completion goes to
  * `onComplete` (default: `destination` completes); errors go to `onError` (default: `destination`
- * errors). What `onNext` or `onComplete` throws errors `destination`, as in RxJS's own operators. It is added to
+ * errors). What `onNext` or `onComplete` throws errors `destination`, as in RxJS's own operators. `subscribeStage` adds it to
  * `destination`, so unsubscribing the stage tears its source down. One object per
  * subscription, where `source.subscribe({ next, error, complete })` makes four (bench/RESULTS.md,
  * "Fewer Subscribers per iteration"). A stage with state passes it as `target`: its callbacks are
@@ -35,7 +35,6 @@ export class StageSubscriber<T, S = unknown> extends LeanSubscriber<T> {
   ) {
     super();
     this.lean(destination);
-    destination.add(this);
   }
 
   protected override _next(value: T): void {
@@ -93,5 +92,9 @@ export function subscribeStage<T, S = unknown>(
   onError?: (this: S, err: unknown) => void,
   target?: S,
 ): Subscription {
-  return source.subscribe(new StageSubscriber(destination, onNext, onComplete, onError, target));
+  // added to `destination` here, not in the constructor: a constructor this small is inlined
+  // here by Node 24's optimizing compiler too (bench/RESULTS.md, "Session 13")
+  const stage = new StageSubscriber(destination, onNext, onComplete, onError, target);
+  destination.add(stage);
+  return source.subscribe(stage);
 }

@@ -95,6 +95,7 @@ export function subscribeStage<T, S = unknown>(
   // added to `destination` here, not in the constructor: a constructor this small is inlined
   // here by Node 24's optimizing compiler too (bench/RESULTS.md, "Session 13")
   const stage = new StageSubscriber(destination, onNext, onComplete, onError, target);
-  destination.add(stage);
+  if (destination instanceof LeanSubscriber) destination.adopt(stage);
+  else destination.add(stage);
   return source.subscribe(stage);
 }

@@ -41,7 +41,7 @@ function openUnfinished(
 ): TeardownLogic {
   // the stage's state in one object, its callbacks shared: no closures per subscription
   const state: Unfinished = { subscriber, it, batch, slots: new Array<number | undefined>(batch.length), open: undefined };
-  return subscribeStage(source, subscriber, passAndMark, closeRest, undefined, state);
+  subscribeStage(source, subscriber, passAndMark, closeRest, undefined, state);
 }
 
 interface Unfinished {

@@ -35,7 +35,7 @@ function openBatch(
 ): TeardownLogic {
   // the stage's state in one object, its callbacks shared: no closures per subscription
   const state: BatchState = { subscriber, calls, batch: calls ? new Array(calls.length) : [] };
-  return subscribeStage(source, subscriber, batchNext, batchComplete, undefined, state);
+  subscribeStage(source, subscriber, batchNext, batchComplete, undefined, state);
 }
 
 interface BatchState {

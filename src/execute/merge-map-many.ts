@@ -52,7 +52,7 @@ function openMerge<T, R>(subscriber: Subscriber<R>, source: Observable<T>, proje
   // Registered first, so a teardown that comes while the source or an inner is still being
   // subscribed (a tool that cancels its own turn) closes every inner at once, as mergeMap's does.
   subscriber.add(state);
-  return subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
+  subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
 }
 
 /** One subscription's state: the values waiting, and the running inners as a list through the inners themselves (no Set per batch). */

@@ -33,7 +33,7 @@ function ordered<T extends { readonly slot: number } | TurnEvent>(source: Observ
 function openOrder<T extends { readonly slot: number } | TurnEvent>(subscriber: Subscriber<T>, source: Observable<T>): TeardownLogic {
   // the stage's state in one object, its callback shared: no closure per subscription
   const state: SlotOrder<T> = { subscriber, held: [], next: 0 };
-  return subscribeStage(source, subscriber, inOrder<T>, undefined, undefined, state);
+  subscribeStage(source, subscriber, inOrder<T>, undefined, undefined, state);
 }
 
 interface SlotOrder<T> {

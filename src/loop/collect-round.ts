@@ -40,7 +40,7 @@ function collected(source: Observable<TurnEvent | SlotResult>): Observable<TurnE
 function openRound(subscriber: Subscriber<TurnEvent | RoundResults>, source: Observable<TurnEvent | SlotResult>): TeardownLogic {
   // the stage's state in one object, its callbacks shared: no closures per subscription
   const state: RoundState = { subscriber, results: [], receipts: [] };
-  return subscribeStage(source, subscriber, roundNext, roundComplete, undefined, state);
+  subscribeStage(source, subscriber, roundNext, roundComplete, undefined, state);
 }
 
 interface RoundState extends RoundResults {

@@ -30,7 +30,7 @@ export function expandSteps<T>(project: (value: T, index: number) => ObservableI
 function openExpansion<T>(subscriber: Subscriber<T>, source: Observable<T>, project: (value: T, index: number) => ObservableInput<T>): TeardownLogic {
   // the operator's state in one object, its callbacks shared: no closures per subscription
   const state: Expansion<T> = { subscriber, project, active: 0, index: 0, sourceDone: false };
-  return subscribeStage(source, subscriber, onValue<T>, sourceComplete<T>, undefined, state);
+  subscribeStage(source, subscriber, onValue<T>, sourceComplete<T>, undefined, state);
 }
 
 interface Expansion<T> {

@@ -74,7 +74,7 @@ function ended(source: Observable<TurnEvent | IterationStep>): Observable<TurnEv
 }
 
 function openEnd(subscriber: Subscriber<TurnEvent>, source: Observable<TurnEvent | IterationStep>): TeardownLogic {
-  return subscribeStage(source, subscriber, endNext, undefined, undefined, subscriber);
+  subscribeStage(source, subscriber, endNext, undefined, undefined, subscriber);
 }
 
 function endNext(this: Subscriber<TurnEvent>, value: TurnEvent | IterationStep): void {

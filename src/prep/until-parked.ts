@@ -34,7 +34,7 @@ function parkedLast<T extends TurnEvent | PreparedCall>(source: Observable<T>): 
 }
 
 function openUntilParked<T extends TurnEvent | PreparedCall>(subscriber: Subscriber<T>, source: Observable<T>): TeardownLogic {
-  return subscribeStage(source, subscriber, passUntilParked<T>, undefined, undefined, subscriber);
+  subscribeStage(source, subscriber, passUntilParked<T>, undefined, undefined, subscriber);
 }
 
 function passUntilParked<T extends TurnEvent | PreparedCall>(this: Subscriber<T>, value: T): void {

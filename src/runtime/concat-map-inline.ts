@@ -42,7 +42,7 @@ function openConcat<T, R>(subscriber: Subscriber<R>, source: Observable<T>, proj
   };
   // registered first, so a teardown that comes while a projection is being subscribed closes it at once
   subscriber.add(state);
-  return subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
+  subscribeStage(source, subscriber, sourceNext<T, R>, sourceComplete<T, R>, undefined, state);
 }
 
 interface ConcatState<T, R> {

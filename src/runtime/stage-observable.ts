@@ -61,7 +61,9 @@ export class StageObservable<R, A = undefined, B = undefined, C = undefined> ext
       subscriber.error(err);
       return subscriber;
     }
-    subscriber.add(teardown);
+    // a stage that subscribed through subscribeStage returns nothing: its Subscriber is already
+    // tied to this one, and a call to `add` per stage is saved (bench/RESULTS.md, "Session 13")
+    if (teardown) subscriber.add(teardown);
     return subscriber;
   }
 

@@ -17,7 +17,7 @@ import type { System } from './workload.js';
 
 /**
  * `npm run bench [-- --quick] [-- --only=post-gc,server,overhead,streaming,memory] [-- --sizes=1000,10000]
- * [-- --post-gc-sizes=1,10,1000] [-- --server-c=10,100,1000,10000] [-- --server-turns=20] [-- --server-warm=1]
+ * [-- --post-gc-sizes=1,10,1000] [-- --server-c=10,100,1000,10000] [-- --server-turns=20] [-- --server-warm=1] [-- --server-runs=5]
  * [-- --systems=floor,ours (bare)] [-- --node=20,22,24] [-- --peers=pinned|next] [-- --from-source] [-- --out=bench/last-run.md]`.
  * Prints markdown tables; never fails on a slow figure (benchmarks are not tests). The post-GC
  * and server regimes run first: once OpenAI Agents has run, its AsyncLocalStorage keeps Node's
@@ -81,7 +81,7 @@ if (only.has('server')) {
     fixedTurns ? Number(fixedTurns) : quick ? (c <= 100 ? 3 : 1) : c <= 100 ? 20 : c <= 1000 ? 5 : 1;
   const r = await measureServer([serverOurs(loaded), serverFloor, ...(picked && !picked.includes('vercel-ai') ? [] : [serverVercel])], {
     conversations: cs,
-    runs: quick ? 3 : 5,
+    runs: Number(option('server-runs') ?? (quick ? 3 : 5)),
     turns,
     ballastMb: 150,
     warmTurns: Number(option('server-warm') ?? 1),

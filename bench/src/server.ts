@@ -138,6 +138,10 @@ export function serverTables(r: ServerResult): string {
         )} µs | ${growth} |`,
       );
     }
+    if (ref && fl && reference !== floor) {
+      const each = ref.cpu.map((v, i) => v / fl.cpu[i]).sort((x, y) => x - y);
+      out.push('', `${reference} ÷ ${floor}, CPU, each run (sorted): ${each.map((v) => `${fmt(v)}×`).join(', ')}`);
+    }
   }
   const base = r.options.conversations.includes(100) ? 100 : r.options.conversations[0];
   out.push('', `CPU per call at C ÷ CPU per call at C = ${base}:`, '', `| system | ${r.options.conversations.map((c) => `C=${c}`).join(' | ')} |`);

@@ -1,9 +1,8 @@
 import type { PreparedCall, SlotResult } from '../core/calls.js';
 import type { Subscriber } from 'rxjs';
 import type { ObserverEvent, TurnEvent, TurnEventOf } from '../core/events.js';
-import { boundValue } from '../results/bound-value.js';
 import { scrubCredentials } from '../results/scrub.js';
-import { scrubValue } from '../results/scrub-value.js';
+import { shownValue } from '../results/shown-value.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 
 /**
@@ -18,7 +17,7 @@ import type { IterationContext } from '../runtime/resolved-execution.js';
  * ```
  */
 export function emitToolCall(it: IterationContext, call: PreparedCall, executes: boolean, subscriber: Subscriber<TurnEvent>): unknown {
-  const args = boundValue(scrubValue(call.args), it.resolved.knobs.maxToolResultChars);
+  const args = shownValue(call.args, it.resolved.knobs.maxToolResultChars);
   const name = scrubCredentials(call.name);
   const event: TurnEventOf<'tool-call'> = { type: 'tool-call', iteration: it.iteration, slot: call.slot, id: call.id, name, args, executes };
   subscriber.next(event);

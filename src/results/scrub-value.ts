@@ -1,5 +1,5 @@
 import { WORD_SECRET_KEYS, wordKey } from './scrub-rules.js';
-import { redactValue, scrubCredentials } from './scrub.js';
+import { redactValue, SCRUB_MIN_LENGTH, scrubCredentials } from './scrub.js';
 
 /** Object keys whose string values are secrets whatever they look like. */
 const SECRET_KEY =
@@ -30,7 +30,7 @@ export function scrubValue<T>(value: T): T {
 
 function walk(value: unknown, depth: number, key: string | undefined): unknown {
   if (typeof value === 'string') {
-    if (key !== undefined && value.length >= 8 && isSecretKey(key)) return redactValue(value);
+    if (key !== undefined && value.length >= SCRUB_MIN_LENGTH && isSecretKey(key)) return redactValue(value);
     return scrubCredentials(value);
   }
   if (typeof value !== 'object' || value === null) return value;
@@ -54,7 +54,7 @@ function walk(value: unknown, depth: number, key: string | undefined): unknown {
     const item = (value as Record<string, unknown>)[k];
     const scrubbed = walk(item, depth + 1, k);
     if (scrubbed !== item) (copy ??= { ...(value as Record<string, unknown>) })[k] = scrubbed;
-    if (k.length >= 8 && scrubCredentials(k) !== k) renamed = true;
+    if (k.length >= SCRUB_MIN_LENGTH && scrubCredentials(k) !== k) renamed = true;
   }
   return renamed ? renameKeys(copy ?? (value as Record<string, unknown>)) : (copy ?? value);
 }

@@ -1,5 +1,8 @@
 import { KEYED_RULES, MAYBE_SECRET, TOKEN_SHAPES, URL_PASSWORD_RULE } from './scrub-rules.js';
 
+/** Shorter than this, a text is never scrubbed, nor a key renamed, nor a secret key's value redacted. */
+export const SCRUB_MIN_LENGTH = 8;
+
 /** What a redacted value is replaced with. */
 export const REDACTED = '[REDACTED]';
 
@@ -50,6 +53,6 @@ function replace(match: string, ...rest: unknown[]): string {
  * ```
  */
 export function scrubCredentials(text: string): string {
-  if (text.length < 8 || !MAYBE_SECRET.test(text)) return text;
+  if (text.length < SCRUB_MIN_LENGTH || !MAYBE_SECRET.test(text)) return text;
   return text.replace(ALL, replace);
 }

@@ -1,0 +1,40 @@
+import { boundValue } from './bound-value.js';
+import { SCRUB_MIN_LENGTH } from './scrub.js';
+import { scrubValue } from './scrub-value.js';
+
+/**
+ * A value as a rendering surface shows it: `boundValue(scrubValue(value), maxChars)`. The usual
+ * tool arguments — a flat object of numbers, booleans, `null` and strings shorter than 8
+ * characters, under keys shorter than 8 — are what both leave as they are (nothing that short is
+ * scrubbed or renamed, nothing is cut), and come back after one look instead of two walks, each
+ * with its own prototype check (bench/RESULTS.md, "Session 13"). Anything else takes the two walks.
+ *
+ * @example
+ * ```ts
+ * shownValue({ path: 'a.txt', n: 2 }, 50_000);           // the same object
+ * shownValue({ password: 'correct horse' }, 50_000);    // { password: 'corr*[REDACTED]' }
+ * ```
+ */
+export function shownValue<T>(value: T, maxChars: number): T {
+  return isShownAsIs(value, maxChars) ? value : boundValue(scrubValue(value), maxChars);
+}
+
+function isShownAsIs(value: unknown, maxChars: number): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  // what boundValue counts: each key and one more, each string's length
+  let chars = 0;
+  for (const key in value) {
+    if (key.length >= SCRUB_MIN_LENGTH) return false;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === 'string') {
+      if (item.length >= SCRUB_MIN_LENGTH || (maxChars > 0 && item.length > maxChars)) return false;
+      chars += item.length;
+    } else if (typeof item === 'object' ? item !== null : typeof item !== 'number' && typeof item !== 'boolean' && item !== undefined) {
+      return false;
+    }
+    chars += key.length + 1;
+  }
+  return maxChars <= 0 || chars <= 2 * maxChars;
+}

@@ -121,11 +121,14 @@ export function playRound(
     untilCancelled(it.turn),
     collectBatch(round.calls),
     continueWith((batch: PreparedCall[]) =>
-      batch.some((call) => call.paused !== undefined)
+      batch.some(isPaused)
         ? parkStep(it, round, batch, ctx, usage)
         : afterJournal(
             it,
-            () => preparedSnapshot(it, round, batch, ctx, usage),
+            round,
+            batch,
+            ctx,
+            usage,
             dispatchBatch(it, batch).pipe(
               orderBySlot(),
               collectRound(),
@@ -136,11 +139,20 @@ export function playRound(
   );
 }
 
-/** `next$`, after the turn's journal (if any) recorded the prepared round. */
-function afterJournal<T>(it: IterationContext, prepared: () => TurnSnapshot, next$: Observable<T>): Observable<T> {
+const isPaused = (call: PreparedCall): boolean => call.paused !== undefined;
+
+/** `next$`, after the turn's journal (if any) recorded the prepared round (no closure for it without a journal). */
+function afterJournal<T>(
+  it: IterationContext,
+  round: Round,
+  batch: PreparedCall[],
+  ctx: PrepContext,
+  usage: TurnSnapshot['usage'],
+  next$: Observable<T>,
+): Observable<T> {
   const { journal } = it.turn;
   if (!journal) return next$;
-  return concat(defer(() => from(journal.prepared(prepared()))).pipe(ignoreElements()), next$);
+  return concat(defer(() => from(journal.prepared(preparedSnapshot(it, round, batch, ctx, usage)))).pipe(ignoreElements()), next$);
 }
 
 /** The model answered without calls: the answer, a malformed-protocol retry, or steering's next iteration. */

@@ -43,7 +43,8 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
    */
   protected lean(destination: Subscriber<never> | null): void {
     const fields = rxjsFields(this);
-    fields.initialTeardown = undefined;
+    // not `initialTeardown`, which RxJS's constructor sets to undefined and reads only in its own
+    // `unsubscribe`: absent, it reads as undefined there too, and each Subscriber is 8 bytes smaller
     fields.closed = false;
     fields._parentage = null;
     fields._finalizers = null;
@@ -129,9 +130,8 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
   }
 }
 
-/** The fields RxJS 7's Subscription and Subscriber constructors set, in their order (TypeScript hides most of them). */
+/** The fields RxJS 7's Subscription and Subscriber constructors set, in their order (TypeScript hides most of them), less `initialTeardown`. */
 interface SubscriberFields {
-  initialTeardown: undefined;
   closed: boolean;
   _parentage: unknown;
   _finalizers: unknown[] | null;

@@ -5,13 +5,13 @@ import { LeanSubscriber } from './lean-subscriber.js';
  * The Subscriber a stage of the loop subscribes to its source with: each value goes to
  * `onNext`, which decides what the stage's own `destination` receives; completion goes to
  * `onComplete` (default: `destination` completes); errors go to `onError` (default: `destination`
- * errors). What `onNext` or `onComplete` throws errors `destination`, as in RxJS's own operators. `subscribeStage` adds it to
- * `destination`, so unsubscribing the stage tears its source down. One object per
- * subscription, where `source.subscribe({ next, error, complete })` makes four (bench/RESULTS.md,
- * "Fewer Subscribers per iteration"). A stage with state passes it as `target`: its callbacks are
- * functions shared by every subscription that get the state as `this`, so a subscription makes
- * one state object instead of a closure per callback and their context (bench/RESULTS.md,
- * "Session 9").
+ * errors). What `onNext` or `onComplete` throws errors `destination`, as in RxJS's own
+ * operators. `subscribeStage` adds it to `destination`, so unsubscribing the stage tears its
+ * source down. One object per subscription, where `source.subscribe({ next, error, complete })`
+ * makes four (bench/RESULTS.md, "Fewer Subscribers per iteration"). A stage with state passes
+ * it as `target`: its callbacks are functions shared by every subscription that get the state as
+ * `this`, so a subscription makes one state object instead of a closure per callback and their
+ * context (bench/RESULTS.md, "Session 9").
  *
  * @example
  * ```ts

@@ -31,8 +31,8 @@ function isShownAsIs(value: unknown, maxChars: number): boolean {
     if (typeof item === 'string') {
       if (item.length >= SCRUB_MIN_LENGTH || (maxChars > 0 && item.length > maxChars)) return false;
       chars += item.length;
-    } else if (typeof item === 'object' ? item !== null : typeof item !== 'number' && typeof item !== 'boolean' && item !== undefined) {
-      return false;
+    } else if (item !== null && item !== undefined && typeof item !== 'number' && typeof item !== 'boolean') {
+      return false; // nested, or what the walks might render otherwise
     }
     chars += key.length + 1;
   }

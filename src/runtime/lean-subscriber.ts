@@ -63,9 +63,7 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
   adopt(child: LeanSubscriber<never>): void {
     if (this.closed) return child.unsubscribe();
     child.parent = this;
-    if (this.first === undefined && this.more === undefined) this.first = child;
-    else if (this.more === undefined) this.more = [child];
-    else this.more.push(child);
+    this.keep(child);
   }
 
   /** `Subscription.add`: a teardown for when this one ends (at once if it has). */
@@ -79,6 +77,11 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
     } else if (teardown instanceof Subscription) {
       return super.add(teardown); // RxJS's own Subscribers: RxJS links them both ways
     }
+    this.keep(teardown);
+  }
+
+  /** Keeps a teardown to run when this one ends: in `first`, then in `more`. */
+  private keep(teardown: Teardown): void {
     if (this.first === undefined && this.more === undefined) this.first = teardown;
     else if (this.more === undefined) this.more = [teardown]; // room for one: a push onto [] reserves 16
     else this.more.push(teardown);

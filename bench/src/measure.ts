@@ -8,6 +8,15 @@ export function collect(): void {
   gc();
 }
 
+/**
+ * Empties the young generation (one scavenge) when node runs with --expose-gc: a timed run that
+ * starts with it empty pays for the collections its own allocation causes, not for a nursery the
+ * system before it left half full (bench/RESULTS.md, "Session 14").
+ */
+export function emptyNursery(): void {
+  (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc?.({ type: 'minor' });
+}
+
 export const hasGc = (): boolean => typeof (globalThis as { gc?: unknown }).gc === 'function';
 
 export function median(values: readonly number[]): number {

@@ -1,4 +1,4 @@
-import { collect, fmt, median } from './measure.js';
+import { collect, emptyNursery, fmt, median } from './measure.js';
 import { roundOrder } from './overhead.js';
 import { CALLS_PER_TURN, IterationClock, Samples, type ServerPrepared, type ServerSystem } from './server-workload.js';
 
@@ -61,6 +61,7 @@ export function ballast(mb: number): { held: unknown[]; bytes: number } {
 
 async function runOnce(prepared: ServerPrepared, c: number, turns: number, samples: Samples) {
   const conversations = Array.from({ length: c }, (_, k) => prepared.conversation(`conversation-${k}`, new IterationClock(samples)));
+  emptyNursery();
   const cpu0 = process.cpuUsage();
   const start = performance.now();
   await Promise.all(

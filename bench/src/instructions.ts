@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { buildDir, buildOurs, repoRoot } from './build-ours.js';
+import { instructionsByCategory } from './instruction-categories.js';
 
 /**
  * Instructions per turn, counted by callgrind (valgrind): nearly the same count for the same
@@ -13,7 +14,7 @@ import { buildDir, buildOurs, repoRoot } from './build-ours.js';
  * JavaScript: the server regime's turn, every wait a setImmediate); `floor` counts the
  * hand-written loop.
  *
- *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] [--parallel=1] <src dir | floor> …
+ *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] [--parallel=1] [--by-category] <src dir | floor> …
  *
  * The child runs with V8's `--predictable` (one thread, fewer time-based heuristics). Runs of one
  * build mostly agree within 0.5 %, at times 2–3 %, and a whole invocation can come out ~3 %
@@ -24,6 +25,8 @@ import { buildDir, buildOurs, repoRoot } from './build-ours.js';
  * all it calls): a compilation that falls inside the counted turns or not moves a count by several
  * percent (bench/RESULTS.md, "Session 12"), so a change is best read without it.
  * Instructions include V8's own work for the turns: garbage collection, compilation, builtins.
+ * `--by-category` also splits each count by kind of work (instruction-categories.ts): the
+ * graph's plumbing, the guards, JSON, promises, the clock, V8's collector and compiler, the rest.
  * Cache misses are not counted: they are what the server regime (server.ts) adds.
  */
 const option = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -35,6 +38,7 @@ const c = Number(option('c', '20'));
 const runCount = Number(option('runs', '1'));
 const node = option('node', process.execPath);
 const parallel = Number(option('parallel', '1'));
+const byCategory = process.argv.includes('--by-category');
 
 const built = new Map<string, string>();
 for (const [k, target] of targets.entries()) {
@@ -61,6 +65,8 @@ await build({
 interface Count {
   readonly perTurn: number;
   readonly compiling: number;
+  /** Instructions per turn by category, with `--by-category`. */
+  readonly categories?: Map<string, number>;
 }
 
 const outDir = mkdtempSync(join(tmpdir(), 'rtl-instructions-'));
@@ -73,7 +79,7 @@ const k = (n: number) => (n / 1000).toFixed(1);
 function count(target: string): Promise<Count> {
   const out = join(outDir, `callgrind.${runsStarted++}.out`);
   const args = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${out}`];
-  args.push(resolve(node), '--predictable', child, built.get(target) ?? 'floor', String(warm), String(turns), String(c));
+  args.push(resolve(node), '--predictable', ...(byCategory ? ['--perf-basic-prof'] : []), child, built.get(target) ?? 'floor', String(warm), String(turns), String(c));
   return new Promise((done, fail) => {
     const proc = spawn('valgrind', args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -83,10 +89,18 @@ function count(target: string): Promise<Count> {
       const collected = /Collected : (\d+)/.exec(err)?.[1];
       if (code !== 0 || collected === undefined) return fail(new Error(`callgrind run of ${target} failed (exit ${code}):\n${err.slice(-2000)}`));
       const compiling = compilingIn(out);
+      // valgrind runs node in its own process: the map is named after the spawned pid
+      const perfMap = `/tmp/perf-${proc.pid}.map`;
+      const categories = byCategory ? perTurnOf(instructionsByCategory(out, perfMap)) : undefined;
       rmSync(out, { force: true });
-      done({ perTurn: Number(collected) / (turns * c), compiling: compiling / (turns * c) });
+      if (byCategory) rmSync(perfMap, { force: true });
+      done({ perTurn: Number(collected) / (turns * c), compiling: compiling / (turns * c), categories });
     });
   });
+}
+
+function perTurnOf(totals: Map<string, number>): Map<string, number> {
+  return new Map([...totals].map(([category, n]) => [category, n / (turns * c)]));
 }
 
 /** What `Compiler::CompileOptimized` cost with all it called (TurboFan, and Maglev on Node 22+). */
@@ -118,4 +132,17 @@ for (const [target, values] of results) {
   const mean = (pick: (v: Count) => number) => values.reduce((a, v) => a + pick(v), 0) / values.length;
   const each = values.map((v) => `${k(v.perTurn)} (${k(v.perTurn - v.compiling)})`).join(', ');
   console.log(`| ${target} | ${k(mean((v) => v.perTurn))} | ${k(mean((v) => v.perTurn - v.compiling))} | ${each} |`);
+}
+
+if (byCategory) {
+  // each category's mean over the runs, per turn, and its share of the target's count
+  const names = [...new Set([...results.values()].flatMap((values) => values.flatMap((v) => [...(v.categories?.keys() ?? [])])))];
+  const mean = (values: Count[], category: string) => values.reduce((a, v) => a + (v.categories?.get(category) ?? 0), 0) / values.length;
+  const totals = new Map([...results].map(([target, values]) => [target, names.reduce((a, name) => a + mean(values, name), 0)]));
+  names.sort((x, y) => mean(results.get(targets[0])!, y) - mean(results.get(targets[0])!, x));
+  console.log(`\n| instructions per turn (k) | ${targets.join(' | ')} |\n|---|${targets.map(() => '---:').join('|')}|`);
+  for (const name of names) {
+    const cells = [...results].map(([target, values]) => `${k(mean(values, name))} (${((100 * mean(values, name)) / totals.get(target)!).toFixed(1)} %)`);
+    console.log(`| ${name} | ${cells.join(' | ')} |`);
+  }
 }

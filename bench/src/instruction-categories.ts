@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/**
+ * Where a callgrind run's instructions went, by kind of work (`instructions.ts --by-category`):
+ * each function's own instructions (callgrind_annotate's self cost), the JIT's code named through
+ * the `--perf-basic-prof` map the child wrote, then put in one of the categories below by its
+ * name and file. A function's count includes what V8 inlined into it, so the split is
+ * approximate: a stage that inlines the next stage's logic counts it as plumbing, and the other
+ * way round. It answers "how much could a change of this kind take off at most?".
+ */
+export function instructionsByCategory(callgrindOut: string, perfMap: string): Map<string, number> {
+  const names = new PerfMap(perfMap);
+  const report = execFileSync('callgrind_annotate', ['--threshold=100', callgrindOut], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const totals = new Map<string, number>();
+  for (const line of report.split('\n')) {
+    // "  1,234,567 (12.3%)  file:function [object]"
+    const m = /^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(\S*?):(.+?)(?: \[.*\])?$/.exec(line);
+    if (!m) continue;
+    const category = categoryOf(names.name(m[3].trim()));
+    totals.set(category, (totals.get(category) ?? 0) + Number(m[1].replaceAll(',', '')));
+  }
+  return totals;
+}
+
+/** The JIT's code by address, from V8's `--perf-basic-prof` map (`/tmp/perf-<pid>.map`). */
+class PerfMap {
+  readonly #starts: number[] = [];
+  readonly #ends: number[] = [];
+  readonly #names: string[] = [];
+
+  constructor(file: string) {
+    const entries = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => {
+        const [start, size, ...name] = line.split(' ');
+        return { start: parseInt(start, 16), size: parseInt(size, 16), name: name.join(' ') };
+      })
+      .sort((a, b) => a.start - b.start);
+    for (const e of entries) {
+      this.#starts.push(e.start);
+      this.#ends.push(e.start + e.size);
+      this.#names.push(e.name);
+    }
+  }
+
+  /** callgrind's name for a function, with JIT addresses (`0x…`, `'2` for recursion) named. */
+  name(fn: string): string {
+    const m = /^0x([0-9a-f]+)(?:'\d+)?$/.exec(fn);
+    if (!m) return fn.replace(/'\d+$/, '');
+    const address = parseInt(m[1], 16);
+    let lo = 0;
+    let hi = this.#starts.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.#starts[mid] <= address) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return hi >= 0 && address < this.#ends[hi] ? this.#names[hi] : fn;
+  }
+}
+
+// Our functions that move values between stages, subscribe and tear down: the graph's own cost.
+const PLUMBING = new Set([
+  'subscribeStage', 'unsubscribe', 'add', 'adopt', 'keep', 'remove', 'lean', 'runCollecting', 'runTeardown',
+  '_next', '_complete', '_error', 'subscribe', 'pipe', 'forward', 'innerDone', 'sourceNext', 'sourceComplete',
+  'onValue', 'openContinue', 'openItems', 'openMerge', 'openConcat', 'openExpansion', 'startNext',
+  'checkComplete', 'drain', 'run', 'stopAll', 'stopInner', '_StageObservable', '_StageSubscriber', '_InnerSubscriber',
+]);
+// The default guards: dedup, the loop detector, credential scrubbing.
+const GUARDS = new Set(['observe', '_LoopDetector', 'checkRound', 'check', 'pingPongCycles', 'dedupGuard', 'argsKey', 'flatSortedJson', 'recordArguments', 'scrubCredentials']);
+
+/** The category of one named function (a JIT name is `JS:*name file:line:column`). */
+export function categoryOf(name: string): string {
+  const js = /^(?:JS:)?[~^*+']*(\S*) (\S+:\d+:\d+)$/.exec(name);
+  if (js) {
+    const fn = (js[1].split('.').pop() ?? '').replace(/\d+$/, ''); // the bundle's sourceNext2 is a sourceNext
+    const file = js[2];
+    if (file.includes('/rxjs/')) return 'plumbing: RxJS';
+    if (file.includes('/zod/') || (fn === 'check' && file.includes('/chunk-'))) return 'zod'; // defineTool's check wraps safeParse
+    if (file.startsWith('node:')) return 'Node: timers, promises, crypto';
+    if (!file.includes('/rx-tool-loop')) return 'bench harness';
+    if (PLUMBING.has(fn)) return 'plumbing: our stages';
+    if (GUARDS.has(fn) && !file.includes('/chunk-')) return 'guards: dedup, loop detector, scrubbing';
+    return 'ours: everything else';
+  }
+  if (name.startsWith('RegExp')) return 'guards: dedup, loop detector, scrubbing';
+  if (/(^s_|Builtins_)(Call|CallFunction)_/.test(name)) return 'plumbing: generic calls';
+  if (/(^s_|Builtins_)\w*IC_Megamorphic/.test(name)) return 'megamorphic property access';
+  if (/Scaveng|Heap::|Sweep|MarkCompact|Marking|Evacuat|GCTracer|heap::|MemoryAllocator|RememberedSet|SlotSet/.test(name)) return 'V8: garbage collection';
+  if (/Json/.test(name)) return 'JSON.parse';
+  if (/compiler::|Compile|Maglev|maglev|turboshaft|Parser|Zone|Bytecode|Scanner|Deoptimiz|Turbofan|RegisterAllocat|InstructionSelect/.test(name)) return 'V8: compiling';
+  if (/Promise|Microtask|Async/.test(name)) return 'promises';
+  if (/Date|Time::|TimeCurrentMillis|ToJsTime|HeapNumber/.test(name)) return 'clock';
+  return 'V8: allocation, other builtins and runtime';
+}

@@ -79,7 +79,9 @@ const k = (n: number) => (n / 1000).toFixed(1);
 function count(target: string): Promise<Count> {
   const out = join(outDir, `callgrind.${runsStarted++}.out`);
   const args = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${out}`];
-  args.push(resolve(node), '--predictable', ...(byCategory ? ['--perf-basic-prof'] : []), child, built.get(target) ?? 'floor', String(warm), String(turns), String(c));
+  // --perf-basic-prof also turns V8's log on: into the run's own folder, not the repo's
+  const perf = byCategory ? ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${out}.v8.log`] : [];
+  args.push(resolve(node), '--predictable', ...perf, child, built.get(target) ?? 'floor', String(warm), String(turns), String(c));
   return new Promise((done, fail) => {
     const proc = spawn('valgrind', args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -93,7 +95,10 @@ function count(target: string): Promise<Count> {
       const perfMap = `/tmp/perf-${proc.pid}.map`;
       const categories = byCategory ? perTurnOf(instructionsByCategory(out, perfMap)) : undefined;
       rmSync(out, { force: true });
-      if (byCategory) rmSync(perfMap, { force: true });
+      if (byCategory) {
+        rmSync(perfMap, { force: true });
+        rmSync(`${out}.v8.log`, { force: true });
+      }
       done({ perTurn: Number(collected) / (turns * c), compiling: compiling / (turns * c), categories });
     });
   });

@@ -11,16 +11,31 @@ import { readFileSync } from 'node:fs';
  */
 export function instructionsByCategory(callgrindOut: string, perfMap: string): Map<string, number> {
   const names = new PerfMap(perfMap);
-  const report = execFileSync('callgrind_annotate', ['--threshold=100', callgrindOut], { encoding: 'utf8', maxBuffer: 1 << 28 });
   const totals = new Map<string, number>();
+  for (const { instructions, fn } of annotated(callgrindOut, false)) {
+    const category = categoryOf(names.name(fn));
+    totals.set(category, (totals.get(category) ?? 0) + instructions);
+  }
+  return totals;
+}
+
+/**
+ * Each function of `callgrind_annotate`'s report, every function listed: its instructions (its own,
+ * or with all it called when `inclusive`) and its name as callgrind gives it (a JIT address as
+ * `0x…`; a recursive entry with a suffix, `'2`).
+ */
+export function annotated(callgrindOut: string, inclusive: boolean): { instructions: number; fn: string }[] {
+  const report = execFileSync('callgrind_annotate', [`--inclusive=${inclusive ? 'yes' : 'no'}`, '--threshold=100', callgrindOut], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  const out: { instructions: number; fn: string }[] = [];
   for (const line of report.split('\n')) {
     // "  1,234,567 (12.3%)  file:function [object]"
     const m = /^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(\S*?):(.+?)(?: \[.*\])?$/.exec(line);
-    if (!m) continue;
-    const category = categoryOf(names.name(m[3].trim()));
-    totals.set(category, (totals.get(category) ?? 0) + Number(m[1].replaceAll(',', '')));
+    if (m) out.push({ instructions: Number(m[1].replaceAll(',', '')), fn: m[3].trim() });
   }
-  return totals;
+  return out;
 }
 
 /** The JIT's code by address, from V8's `--perf-basic-prof` map (`/tmp/perf-<pid>.map`). */

@@ -1,10 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { buildDir, buildOurs, repoRoot } from './build-ours.js';
-import { instructionsByCategory } from './instruction-categories.js';
+import { annotated, instructionsByCategory } from './instruction-categories.js';
 
 /**
  * Instructions per turn, counted by callgrind (valgrind): nearly the same count for the same
@@ -91,14 +91,15 @@ function count(target: string): Promise<Count> {
       const collected = /Collected : (\d+)/.exec(err)?.[1];
       if (code !== 0 || collected === undefined) return fail(new Error(`callgrind run of ${target} failed (exit ${code}):\n${err.slice(-2000)}`));
       const compiling = compilingIn(out);
-      // valgrind runs node in its own process: the map is named after the spawned pid
-      const perfMap = `/tmp/perf-${proc.pid}.map`;
-      const categories = byCategory ? perTurnOf(instructionsByCategory(out, perfMap)) : undefined;
-      rmSync(out, { force: true });
+      let categories: Map<string, number> | undefined;
       if (byCategory) {
+        // valgrind runs node in its own process: the map is named after the spawned pid
+        const perfMap = `/tmp/perf-${proc.pid}.map`;
+        categories = perTurnOf(instructionsByCategory(out, perfMap));
         rmSync(perfMap, { force: true });
         rmSync(`${out}.v8.log`, { force: true });
       }
+      rmSync(out, { force: true });
       done({ perTurn: Number(collected) / (turns * c), compiling: compiling / (turns * c), categories });
     });
   });
@@ -110,12 +111,10 @@ function perTurnOf(totals: Map<string, number>): Map<string, number> {
 
 /** What `Compiler::CompileOptimized` cost with all it called (TurboFan, and Maglev on Node 22+). */
 function compilingIn(file: string): number {
-  const report = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
   let total = 0;
-  for (const line of report.split('\n')) {
+  for (const { instructions, fn } of annotated(file, true)) {
     // the outermost entry only: a recursive one is named with a suffix ('2)
-    const m = /^\s*([\d,]+) .*v8::internal::Compiler::CompileOptimized\(.*\) \[/.exec(line);
-    if (m && !line.includes("'2")) total += Number(m[1].replaceAll(',', ''));
+    if (fn.startsWith('v8::internal::Compiler::CompileOptimized(') && !/'\d+$/.test(fn)) total += instructions;
   }
   return total;
 }

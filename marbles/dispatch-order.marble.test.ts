@@ -1,12 +1,9 @@
 import { map, tap } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createAgent, type ChatMessage, type TurnEvent, type TurnEventOf } from '../src/index.js';
+import { createAgent, type TurnEvent, type TurnEventOf } from '../src/index.js';
 import { createTestScheduler, fakeTool, scriptedModel } from '../src/testing/index.js';
-import { code } from './turn-harness.js';
-
-const toolMessages = (history: readonly ChatMessage[]) =>
-  history.flatMap((m) => (m.role === 'tool' ? [`${m.tool_call_id}=${m.content}`] : []));
+import { code, toolMessages } from './turn-harness.js';
 
 describe('tool-result events leave in completion order while history is in slot order', () => {
   let scheduler: TestScheduler;

@@ -1,14 +1,9 @@
 import { map, tap } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createAgent, type ChatMessage, type TurnEvent, type TurnEventOf } from '../src/index.js';
+import { createAgent, type TurnEvent, type TurnEventOf } from '../src/index.js';
 import { createTestScheduler, fakeTool, scriptedModel } from '../src/testing/index.js';
-import { code, expectOneCardPerSlot } from './turn-harness.js';
-
-const INTERRUPTED = '[interrupted before this tool produced a result]';
-
-const toolMessages = (history: readonly ChatMessage[]) =>
-  history.flatMap((m) => (m.role === 'tool' ? [`${m.tool_call_id}=${m.content}`] : []));
+import { code, expectOneCardPerSlot, toolMessages, INTERRUPTED } from './turn-harness.js';
 
 describe('sequential cancellation: after the signal aborts no tool starts, and the tail ends interrupted', () => {
   let scheduler: TestScheduler;

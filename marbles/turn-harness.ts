@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { TurnEvent, TurnEventOf } from '../src/index.js';
+import type { ChatMessage, TurnEvent, TurnEventOf } from '../src/index.js';
 import type { ProviderEvent } from '../src/provider/provider.js';
 
 /**
@@ -9,6 +9,13 @@ import type { ProviderEvent } from '../src/provider/provider.js';
 
 /** A turn event as a short, readable code: the library's own `eventCode` from `rx-tool-loop/testing`. */
 export { eventCode as code } from '../src/testing/index.js';
+
+/** The history text of a slot closed before its tool produced a result. */
+export const INTERRUPTED = '[interrupted before this tool produced a result]';
+
+/** A history's tool messages as `id=content`, in order. */
+export const toolMessages = (history: readonly ChatMessage[]): string[] =>
+  history.flatMap((m) => (m.role === 'tool' ? [`${m.tool_call_id}=${m.content}`] : []));
 
 /** A provider `tool-call` event (id = name unless given). */
 export const toolCall = (name: string, args: Record<string, unknown> = {}, id = name): ProviderEvent => ({

@@ -19,7 +19,7 @@ import type { Tool } from '../core/tool.js';
 import { defaultClock, defaultIds, type Clock } from '../core/clock.js';
 import { resolveKnobs, type KnobsInput } from '../core/knobs.js';
 import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
-import { runToolLoop } from '../loop/run-tool-loop.js';
+import { runQuietLoop, runToolLoop } from '../loop/run-tool-loop.js';
 import { resumeTurn, type ResumeOptions } from '../loop/resume-turn.js';
 import type { Ingress } from '../core/ingress.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
@@ -81,7 +81,11 @@ export interface Agent {
   readonly resolved: ResolvedAgentExecution;
   /** A cold Observable of the turn's events; unsubscribing cancels. */
   run(input: TurnInput): Observable<TurnEvent>;
-  /** Runs the turn to its `done` event; rejects with the turn's ToolLoopError. */
+  /**
+   * Runs the turn to its `done` event; rejects with the turn's ToolLoopError. On an agent without
+   * observers, a tracer or a logger nobody reads the other events, so the turn makes none of those
+   * that only show it (`TurnContext.quiet`): the same outcome for less work.
+   */
   complete(input: TurnInput): Promise<TurnOutcome>;
   /**
    * Continues a turn that parked at an approval (`reason: 'paused'`), here or in another process,
@@ -128,6 +132,8 @@ export function createAgent(config: AgentConfig): Agent {
     prepSteps: buildPrepSteps(config),
     onModelSwitch: config.onModelSwitch,
   });
+  // complete() keeps only the done event: with nothing else reading events, none is made that only shows the turn
+  const completeLoop = resolved.observers.length === 0 && !resolved.tracer && resolved.logger === noopLogger ? runQuietLoop : runToolLoop;
   return {
     resolved,
     run: (input) => instrumentRun(resolved, input, runToolLoop),
@@ -135,7 +141,7 @@ export function createAgent(config: AgentConfig): Agent {
     // alive for the whole turn (bench/RESULTS.md, "Session 9")
     complete: (input) => {
       try {
-        return lastValueFrom(instrumentRun(resolved, input, runToolLoop)).then(toOutcome);
+        return lastValueFrom(instrumentRun(resolved, input, completeLoop)).then(toOutcome);
       } catch (err) {
         return Promise.reject(err);
       }

@@ -9,7 +9,8 @@ import type { IterationContext } from '../runtime/resolved-execution.js';
  * Emits a slot's `tool-call` event, with the tool name and the arguments (keys and values)
  * scrubbed and the arguments bounded like results (`maxToolResultChars`: an event is a rendering
  * surface; the call itself keeps them as they are), then tells the observers (`tool-call-start`).
- * Returns the scrubbed arguments, for the slot's `tool-result`.
+ * Returns the scrubbed arguments, for the slot's `tool-result`. A quiet turn
+ * (`TurnContext.quiet`) makes no event: it returns `undefined`.
  *
  * @example
  * ```ts
@@ -17,6 +18,7 @@ import type { IterationContext } from '../runtime/resolved-execution.js';
  * ```
  */
 export function emitToolCall(it: IterationContext, call: PreparedCall, executes: boolean, subscriber: Subscriber<TurnEvent>): unknown {
+  if (it.turn.quiet === true) return undefined;
   const args = shownValue(call.args, it.resolved.knobs.maxToolResultChars);
   const name = scrubCredentials(call.name);
   const event: TurnEventOf<'tool-call'> = { type: 'tool-call', iteration: it.iteration, slot: call.slot, id: call.id, name, args, executes };
@@ -40,7 +42,9 @@ export function emitToolCall(it: IterationContext, call: PreparedCall, executes:
 
 /**
  * Emits a slot's `tool-result` event, then tells the observers (`tool-call-end`). `shownArgs`
- * are the scrubbed arguments `emitToolCall` returned for the slot.
+ * are the scrubbed arguments `emitToolCall` returned for the slot. A quiet turn
+ * (`TurnContext.quiet`) makes the event only when it carries a receipt (`collectRound` collects
+ * receipts from the events, in the order the calls completed).
  *
  * @example
  * ```ts
@@ -49,6 +53,7 @@ export function emitToolCall(it: IterationContext, call: PreparedCall, executes:
  * ```
  */
 export function emitToolResult(it: IterationContext, result: SlotResult, shownArgs: unknown, subscriber: Subscriber<TurnEvent>): void {
+  if (it.turn.quiet === true && result.receipt === undefined) return;
   // One shape for every tool-result event, receipt or not (bench/RESULTS.md, "One shape per event type").
   const name = scrubCredentials(result.name);
   const event: TurnEventOf<'tool-result'> = {

@@ -42,7 +42,8 @@ export const malformedApologyText =
 /**
  * One iteration, from a snapshot to the next: steering messages join history, the request is
  * sent, and its calls (if any) are prepared, dispatched and appended to history in slot order.
- * Emits the iteration's events, then exactly one step (`next` with the new snapshot, or `done`).
+ * Emits the iteration's events (on a quiet turn, `TurnContext.quiet`, only those that carry
+ * approvals or receipts), then exactly one step (`next` with the new snapshot, or `done`).
  *
  * ```
  * provider: ---r|
@@ -72,8 +73,10 @@ function openIteration(subscriber: Subscriber<TurnEvent | IterationStep>, turn: 
   const history = steering.length > 0 ? [...snapshot.history, ...steering.map(userMessage)] : snapshot.history;
   const it = iterationContext(turn, snapshotWith(snapshot, { history, steering: NO_ITEMS, iteration: snapshot.iteration + 1 }));
   turn.refreshTools();
-  subscriber.next({ type: 'iteration', iteration: it.iteration, model: it.model });
-  if (subscriber.closed) return undefined;
+  if (turn.quiet !== true) {
+    subscriber.next({ type: 'iteration', iteration: it.iteration, model: it.model });
+    if (subscriber.closed) return undefined;
+  }
   return callProvider(it, buildRequest(it)).pipe(continueWith(afterResponseOf(it))).subscribe(subscriber);
 }
 

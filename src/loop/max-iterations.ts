@@ -63,5 +63,6 @@ export function maxIterationsStep(turn: TurnContext, snapshot: TurnSnapshot): Ob
       return of(doneStep(asked, capFallback(cap), 'max-iterations'));
     }),
   );
+  if (turn.quiet === true) return summary$; // nobody reads the turn's events (TurnContext.quiet)
   return concat(of<TurnEvent>({ type: 'iteration', iteration: asked.iteration, model: it.model }), summary$);
 }

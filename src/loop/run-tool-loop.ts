@@ -5,7 +5,7 @@ import { scrubCredentials } from '../results/scrub.js';
 import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { ResolvedAgentExecution, TurnContext } from '../runtime/resolved-execution.js';
-import { createTurnContext, steer } from '../runtime/turn-context.js';
+import { createQuietTurnContext, createTurnContext, steer } from '../runtime/turn-context.js';
 import { expandSteps } from './expand-steps.js';
 import { iterate } from './iterate.js';
 import { isIterationStep, type IterationStep } from './iteration-step.js';
@@ -36,11 +36,29 @@ import { startSnapshot } from './turn-snapshot.js';
  */
 export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput): Observable<TurnEvent> {
   // defer's contract: each subscription runs a turn of its own
-  return new StageObservable(openTurn, resolved, input, undefined);
+  return new StageObservable(openTurn, resolved, input, false);
 }
 
-function openTurn(subscriber: Subscriber<TurnEvent>, resolved: ResolvedAgentExecution, input: TurnInput): TeardownLogic {
-  const turn = createTurnContext(resolved, input);
+/**
+ * `runToolLoop` for a turn whose events nobody reads (`TurnContext.quiet`): the same turn, the
+ * same `done` event, without the events that only show it. What `agent.complete` runs on an
+ * agent without observers, a tracer or a logger.
+ *
+ * ```
+ * runToolLoop:   i-(c)-r-i--t(d|)
+ * runQuietLoop:  ------------(d|)
+ * ```
+ * @example
+ * ```ts
+ * const done = await lastValueFrom(runQuietLoop(resolved, { message: 'What is 2+2?' }));
+ * ```
+ */
+export function runQuietLoop(resolved: ResolvedAgentExecution, input: TurnInput): Observable<TurnEvent> {
+  return new StageObservable(openTurn, resolved, input, true);
+}
+
+function openTurn(subscriber: Subscriber<TurnEvent>, resolved: ResolvedAgentExecution, input: TurnInput, quiet: boolean): TeardownLogic {
+  const turn = quiet ? createQuietTurnContext(resolved, input) : createTurnContext(resolved, input);
   const steering = listenToSteering(turn, input);
   const events$ = iterate(turn, startSnapshot(turn, input)).pipe(
     expandSteps((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY)),

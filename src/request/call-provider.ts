@@ -24,9 +24,10 @@ export interface ModelResponse {
  * Sends one request and assembles the streamed response: text deltas (scrubbed, as rendered
  * text; the response keeps the model's text) and usage go out as turn events while they arrive,
  * then (when the provider reported a response id or model) a `response` event, then the
- * response. Cancelling (the turn's signal, or unsubscribing)
- * aborts the provider's signal (none is made for a provider that `ignoresSignal`) and tears its stream down; on the turn's signal the response
- * still comes, `cancelled`, with the text streamed so far. Failures become `ProviderError`, and
+ * response; a quiet turn (`TurnContext.quiet`) makes none of these events. Cancelling (the
+ * turn's signal, or unsubscribing) aborts the provider's signal (none is made for a provider
+ * that `ignoresSignal`) and tears its stream down; on the turn's signal the response still
+ * comes, `cancelled`, with the text streamed so far. Failures become `ProviderError`, and
  * so does a stream that sends no event for `knobs.providerIdleTimeoutMs` (its signal is aborted).
  *
  * ```
@@ -114,6 +115,7 @@ function onEvent(this: RequestState, event: ProviderEvent): void {
     case 'text-delta': {
       if (event.text.length === 0) return;
       this.text += event.text;
+      if (this.it.turn.quiet === true) return; // nobody reads the turn's events (TurnContext.quiet)
       // the event is rendered (scrubbed); the response keeps the text as the model wrote it
       const shown = scrubDelta(event.text, this.inSecret);
       this.inSecret = shown.inSecret;
@@ -126,7 +128,7 @@ function onEvent(this: RequestState, event: ProviderEvent): void {
     case 'usage':
       this.inputTokens += event.inputTokens;
       this.outputTokens += event.outputTokens;
-      this.subscriber.next({ type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens });
+      if (this.it.turn.quiet !== true) this.subscriber.next({ type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens });
       return;
     case 'finish':
       this.finishReason = event.reason;
@@ -178,7 +180,7 @@ function finish(request: RequestState, cancelled: boolean): void {
   if (request.settled) return;
   settle(request);
   const { subscriber, responseId, responseModel, finishReason } = request;
-  if (responseId !== undefined || responseModel !== undefined) {
+  if ((responseId !== undefined || responseModel !== undefined) && request.it.turn.quiet !== true) {
     subscriber.next({ type: 'response', iteration: request.it.iteration, responseId, responseModel, finishReason });
   }
   const usage = { inputTokens: request.inputTokens, outputTokens: request.outputTokens };

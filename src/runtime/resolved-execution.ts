@@ -77,6 +77,13 @@ export interface TurnContext {
   readonly cancel$: Observable<void>;
   /** True once the turn's signal aborted. */
   cancelled(): boolean;
+  /**
+   * True when nobody reads the turn's events (`agent.complete` on an agent without observers, a
+   * tracer or a logger): the loop then makes none of the events that only show the turn
+   * (`iteration`, `text-delta`, `usage`, `response`, `tool-call`, and `tool-result` without a
+   * receipt). Absent or false: every event is made.
+   */
+  readonly quiet?: boolean;
   readonly memory: readonly string[];
   /** Where a durable turn records its progress (`TurnInput.journal`). */
   readonly journal?: TurnJournal;

@@ -1,4 +1,5 @@
 import type { TurnIngress } from '../core/ingress.js';
+import { NO_ITEMS } from '../core/no-items.js';
 import type { TurnInput } from '../core/turn-input.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import { ActivatedToolSet } from '../registry/activated-tool-set.js';
@@ -26,12 +27,29 @@ export function createTurnContext(
   ingress: TurnIngress = turnIngress(resolved, input),
   reactivate: readonly string[] = [],
 ): TurnContext {
+  return newTurn(resolved, input, ingress, reactivate, false);
+}
+
+/**
+ * `createTurnContext` for a turn whose events nobody reads (`TurnContext.quiet`): what
+ * `agent.complete` runs on an agent without observers, a tracer or a logger.
+ *
+ * @example
+ * ```ts
+ * const turn = createQuietTurnContext(resolved, { message: 'hi' });
+ * ```
+ */
+export function createQuietTurnContext(resolved: ResolvedAgentExecution, input: TurnInput): TurnContext {
+  return newTurn(resolved, input, turnIngress(resolved, input), NO_ITEMS, true);
+}
+
+function newTurn(resolved: ResolvedAgentExecution, input: TurnInput, ingress: TurnIngress, reactivate: readonly string[], quiet: boolean): TurnContext {
   const activated = resolved.activations.forScope({ conversationId: input.conversationId, turnId: ingress.turnId });
   for (const name of reactivate) {
     const tool = resolved.toolScope.deferred.find((t) => t.name === name);
     if (tool) activated.activate(tool);
   }
-  return new RunningTurn(resolved, input, ingress, activated);
+  return new RunningTurn(resolved, input, ingress, activated, quiet);
 }
 
 /**
@@ -72,7 +90,7 @@ class RunningTurn implements TurnContext {
   static #exemplar(): RunningTurn {
     const toolScope = resolveToolScope({ tools: [] });
     const resolved = { toolScope, excluded: toolScope.excluded } as Partial<ResolvedAgentExecution> as ResolvedAgentExecution;
-    return new RunningTurn(resolved, { message: '' }, { channel: 'cli', turnId: '', agentAlias: '' }, new ActivatedToolSet());
+    return new RunningTurn(resolved, { message: '' }, { channel: 'cli', turnId: '', agentAlias: '' }, new ActivatedToolSet(), false);
   }
 
   constructor(
@@ -80,6 +98,7 @@ class RunningTurn implements TurnContext {
     input: TurnInput,
     readonly ingress: TurnIngress,
     readonly activated: ActivatedToolSet,
+    readonly quiet: boolean,
   ) {
     this.turnId = ingress.turnId;
     this.conversationId = input.conversationId;

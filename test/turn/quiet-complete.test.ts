@@ -1,0 +1,134 @@
+import { lastValueFrom, toArray } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, createReceiptGenerator, defineTool, type AgentConfig, type TurnEvent, type TurnInput } from '../../src/index.js';
+import { runQuietLoop } from '../../src/loop/run-tool-loop.js';
+import { scriptedModel, type ScriptedResponse } from '../../src/testing/index.js';
+import { doneOf } from './helpers.js';
+
+const echo = defineTool({ name: 'echo', description: 'Echoes.', parameters: z.object({ text: z.string() }), execute: ({ text }) => text });
+const broken = defineTool({ name: 'broken', description: 'Fails.', parameters: z.object({}), execute: () => ({ success: false, output: 'no' }) });
+
+const SECRET = 'sk-proj-abcdefghijklmnopqrstuvwx';
+
+const script = (): ScriptedResponse[] => [
+  {
+    text: `Looking with ${SECRET}. `,
+    toolCalls: [
+      { id: 'c1', name: 'echo', arguments: { text: 'a' } },
+      { id: 'c2', name: 'broken', arguments: {} },
+      { id: 'c3', name: 'echo', arguments: { text: 'b' } },
+    ],
+    usage: { inputTokens: 7, outputTokens: 3 },
+  },
+  { toolCalls: [{ id: 'c4', name: 'missing', arguments: {} }] },
+  { text: `Done, key ${SECRET}.`, usage: { inputTokens: 11, outputTokens: 2 } },
+];
+
+/** An agent of `config` on a fresh copy of the script, with a fixed turn id and clock (receipts then match). */
+const agentOf = (config: Partial<AgentConfig> = {}, steps = script()) =>
+  createAgent({ provider: scriptedModel(steps), model: 'm', tools: [echo, broken], ids: () => 'turn-1', clock: { now: () => 1_000_000 }, ...config });
+
+const eventsOf = (events$: ReturnType<typeof runQuietLoop>): Promise<TurnEvent[]> => lastValueFrom(events$.pipe(toArray()));
+
+describe('agent.complete without observers, a tracer or a logger: a quiet turn, the same outcome', () => {
+  it('makes no event that only shows the turn: done alone, with the history, text and usage of a full run', async () => {
+    const full = await eventsOf(agentOf().run({ message: 'go' }));
+    expect(new Set(full.map((e) => e.type))).toEqual(new Set(['iteration', 'text-delta', 'usage', 'tool-call', 'tool-result', 'done']));
+    const quiet = await eventsOf(runQuietLoop(agentOf().resolved, { message: 'go' }));
+    expect(quiet.map((e) => e.type)).toEqual(['done']);
+    expect(quiet[0]).toEqual(doneOf(full));
+    const outcome = await agentOf().complete({ message: 'go' });
+    const { type: _type, ...done } = doneOf(full);
+    expect(outcome).toEqual(done);
+    expect(outcome.text).toBe('Done, key [REDACTED].'); // done.text is scrubbed either way
+    expect(outcome.usage).toEqual({ inputTokens: 18, outputTokens: 5 });
+  });
+
+  it('keeps the tool-result events that carry receipts (the round collects them), in completion order, and only those', async () => {
+    const receipts = createReceiptGenerator(new Uint8Array(32).fill(7));
+    const config = { receipts, knobs: { appendReceiptsToAnswer: true, parallelTools: true } };
+    const full = await eventsOf(agentOf(config).run({ message: 'go' }));
+    const quiet = await eventsOf(runQuietLoop(agentOf(config).resolved, { message: 'go' }));
+    const withReceipts = full.filter((e) => e.type === 'tool-result' && e.receipt !== undefined);
+    expect(withReceipts.map((e) => e.type === 'tool-result' && e.id)).toEqual(['c1', 'c3']);
+    expect(quiet).toEqual([...withReceipts, doneOf(full)]);
+    const outcome = await agentOf(config).complete({ message: 'go' });
+    expect(outcome.text).toBe(doneOf(full).text);
+    expect(outcome.text).toMatch(/rtl-receipt-v2-1000-[\w-]{43}[\s\S]*rtl-receipt-v2-1000-[\w-]{43}/);
+    expect(outcome.history).toEqual(doneOf(full).history);
+  });
+
+  it('a cancelled quiet turn closes its running slots interrupted, as a full one does', async () => {
+    const controller = new AbortController();
+    let hang!: (name: string) => void;
+    const waits = defineTool({
+      name: 'wait',
+      description: '',
+      parameters: z.object({ name: z.string() }),
+      execute: ({ name }, { signal }) => {
+        hang(name);
+        return new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      },
+    });
+    const steps: ScriptedResponse[] = [{ toolCalls: ['a', 'b', 'c'].map((name) => ({ id: name, name: 'wait', arguments: { name } })) }, { text: 'never' }];
+    const run = async (events$: (input: TurnInput) => Promise<TurnEvent[]>, signal: AbortSignal) => events$({ message: 'x', signal });
+    hang = (name) => name === 'b' && queueMicrotask(() => controller.abort());
+    const agent = createAgent({ provider: scriptedModel(steps), model: 'm', tools: [waits], knobs: { parallelTools: true, maxParallelTools: 2 } });
+    const quiet = await run((input) => eventsOf(runQuietLoop(agent.resolved, input)), controller.signal);
+    expect(quiet.map((e) => e.type)).toEqual(['done']);
+    const done = doneOf(quiet);
+    expect(done.reason).toBe('cancelled');
+    expect(done.history.flatMap((m) => (m.role === 'tool' ? [`${m.tool_call_id}=${m.content}`] : []))).toEqual([
+      'a=[interrupted before this tool produced a result]',
+      'b=[interrupted before this tool produced a result]',
+      'c=[interrupted before this tool produced a result]',
+    ]);
+  });
+
+  it('reaches the iteration cap with the same summary and no iteration event', async () => {
+    const steps = (): ScriptedResponse[] => [
+      { toolCalls: [{ id: 'c1', name: 'echo', arguments: { text: 'a' } }] },
+      { toolCalls: [{ id: 'c2', name: 'echo', arguments: { text: 'b' } }] },
+      { text: 'Best so far.' },
+    ];
+    const config = { knobs: { maxToolIterations: 2 } };
+    const full = await eventsOf(agentOf(config, steps()).run({ message: 'go' }));
+    expect(full.filter((e) => e.type === 'iteration')).toHaveLength(3);
+    const quiet = await eventsOf(runQuietLoop(agentOf(config, steps()).resolved, { message: 'go' }));
+    expect(quiet).toEqual([doneOf(full)]);
+    expect(doneOf(quiet)).toMatchObject({ reason: 'max-iterations', iterations: 3 });
+  });
+
+  it('is what complete runs on an agent without observers, a tracer or a logger, and not otherwise', async () => {
+    // A full turn times each tool-call event's slot (closeUnfinished reads the clock); a quiet one does not.
+    const readsOf = async (config: Partial<AgentConfig>, how: 'run' | 'complete') => {
+      let reads = 0;
+      const agent = agentOf({ ...config, clock: { now: () => (reads++, 1_000_000) } });
+      if (how === 'run') await eventsOf(agent.run({ message: 'go' }));
+      else await agent.complete({ message: 'go' });
+      return reads;
+    };
+    const logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+    const observers = [() => {}];
+    expect(await readsOf({}, 'complete')).toBeLessThan(await readsOf({}, 'run'));
+    expect(await readsOf({ observers }, 'complete')).toBe(await readsOf({ observers }, 'run'));
+    expect(await readsOf({ logger }, 'complete')).toBe(await readsOf({ logger }, 'run'));
+  });
+
+  it('observers still see every call through complete (its turn is not quiet then)', async () => {
+    const seen: string[] = [];
+    const outcome = await agentOf({ observers: [(e) => seen.push(`${e.type}:${e.toolCallId}`)] }).complete({ message: 'go' });
+    expect(seen).toEqual([
+      'tool-call-start:c1',
+      'tool-call-end:c1',
+      'tool-call-start:c2',
+      'tool-call-end:c2',
+      'tool-call-start:c3',
+      'tool-call-end:c3',
+      'tool-call-start:c4',
+      'tool-call-end:c4',
+    ]);
+    expect(outcome.reason).toBe('final');
+  });
+});

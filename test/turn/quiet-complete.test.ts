@@ -1,7 +1,17 @@
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, createReceiptGenerator, defineTool, type AgentConfig, type TurnEvent, type TurnInput } from '../../src/index.js';
+import {
+  ApprovalManager,
+  createAgent,
+  createReceiptGenerator,
+  defineTool,
+  pauseForApproval,
+  type AgentConfig,
+  type TurnEvent,
+  type TurnInput,
+} from '../../src/index.js';
 import { runQuietLoop } from '../../src/loop/run-tool-loop.js';
 import { scriptedModel, type ScriptedResponse } from '../../src/testing/index.js';
 import { doneOf } from './helpers.js';
@@ -100,6 +110,34 @@ describe('agent.complete without observers, a tracer or a logger: a quiet turn, 
     expect(doneOf(quiet)).toMatchObject({ reason: 'max-iterations', iterations: 3 });
   });
 
+  it('parks at an approval with the snapshot and pending of a full turn, and resumes to the same history', async () => {
+    const write = defineTool({ name: 'write', description: 'Writes', parameters: z.object({ text: z.string() }), execute: ({ text }) => `wrote ${text}` });
+    const steps: ScriptedResponse[] = [{ toolCalls: [{ id: 'a', name: 'echo', arguments: { text: 'a' } }, { id: 'b', name: 'write', arguments: { text: 'x' } }] }, { text: 'all done' }];
+    const parking = () => {
+      let n = 0;
+      return agentOf({
+        // the step follows from the history, so a resumed turn continues the script
+        provider: scriptedModel((request) => steps[request.messages.filter((m) => m.role === 'assistant').length]),
+        tools: [echo, write],
+        ids: () => `id${++n}`,
+        approval: new ApprovalManager({ level: 'supervised', autoApprove: ['echo'], alwaysAsk: [] }, pauseForApproval()),
+      });
+    };
+    const full = doneOf(await eventsOf(parking().run({ message: 'go' })));
+    const quiet = await eventsOf(runQuietLoop(parking().resolved, { message: 'go' }));
+    expect(quiet.map((e) => e.type)).toEqual(['approval-request', 'done']); // approvals still go out
+    expect(doneOf(quiet)).toEqual(full);
+    const outcome = await parking().complete({ message: 'go' });
+    expect(outcome).toMatchObject({ reason: 'paused', snapshot: full.snapshot, pending: full.pending });
+    const resumed = async () => {
+      const agent = parking();
+      return doneOf(await eventsOf(agent.resume(JSON.parse(JSON.stringify(outcome.snapshot)), { decisions: { [outcome.pending![0].requestId]: 'yes' } })));
+    };
+    const fromQuiet = await resumed();
+    expect(fromQuiet.reason).toBe('final');
+    expect(fromQuiet.history.flatMap((m) => (m.role === 'tool' ? [m.content] : []))).toEqual(['a', 'wrote x']);
+  });
+
   it('is what complete runs on an agent without observers, a tracer or a logger, and not otherwise', async () => {
     // A full turn times each tool-call event's slot (closeUnfinished reads the clock); a quiet one does not.
     const readsOf = async (config: Partial<AgentConfig>, how: 'run' | 'complete') => {
@@ -114,6 +152,19 @@ describe('agent.complete without observers, a tracer or a logger: a quiet turn, 
     expect(await readsOf({}, 'complete')).toBeLessThan(await readsOf({}, 'run'));
     expect(await readsOf({ observers }, 'complete')).toBe(await readsOf({ observers }, 'run'));
     expect(await readsOf({ logger }, 'complete')).toBe(await readsOf({ logger }, 'run'));
+  });
+
+  it('a tracer still gets a span for every tool that runs through complete (its turn is not quiet then)', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    try {
+      await agentOf({ tracer: provider.getTracer('test') }).complete({ message: 'go' });
+      await provider.forceFlush();
+      const tools = exporter.getFinishedSpans().filter((span) => span.name.startsWith('execute_tool'));
+      expect(tools.map((span) => span.name).sort()).toEqual(['execute_tool broken', 'execute_tool echo', 'execute_tool echo']); // an unknown tool runs nothing
+    } finally {
+      await provider.shutdown();
+    }
   });
 
   it('observers still see every call through complete (its turn is not quiet then)', async () => {

@@ -10,6 +10,7 @@ import {
   type TurnEvent,
   type TurnInput,
 } from '../../src/index.js';
+import { runQuietLoop } from '../../src/loop/run-tool-loop.js';
 import { createTestScheduler, fakeTool, scriptedModel } from '../../src/testing/index.js';
 
 /**
@@ -18,6 +19,8 @@ import { createTestScheduler, fakeTool, scriptedModel } from '../../src/testing/
  * times and reach the same history, over random scenarios: parallel or sequential batches under
  * random caps, tools that answer, fail or hang at random times, unknown tools, duplicate calls,
  * approvals answered in every way (or not at all), and cancellation at a random virtual time.
+ * The same scenarios show that a quiet turn (`agent.complete` with nobody reading events) is the
+ * same turn: the events it keeps (approvals, `done`) at the same times, the same history.
  */
 
 const TOOLS = ['t0', 't1', 't2'] as const;
@@ -52,7 +55,7 @@ const scenarioArb = fc.record({
 type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
 
 /** Runs one scenario through `run` in virtual time; returns `frame: event` lines. */
-function runScenario(scenario: Scenario, run: 'agent' | 'hand'): { lines: string[]; error?: string } {
+function runScenario(scenario: Scenario, run: 'agent' | 'hand' | 'quiet'): { lines: string[]; error?: string } {
   const scheduler = createTestScheduler(expect);
   const lines: string[] = [];
   let error: string | undefined;
@@ -97,7 +100,8 @@ function runScenario(scenario: Scenario, run: 'agent' | 'hand'): { lines: string
     const controller = new AbortController();
     if (scenario.cancelAt !== undefined) cold(`${scenario.cancelAt}ms x`).subscribe(() => controller.abort());
     const input: TurnInput = { message: 'go', signal: controller.signal };
-    const events$: Observable<TurnEvent> = run === 'agent' ? agent.run(input) : handMadeLoop(agent.resolved, input);
+    const events$: Observable<TurnEvent> =
+      run === 'agent' ? agent.run(input) : run === 'quiet' ? runQuietLoop(agent.resolved, input) : handMadeLoop(agent.resolved, input);
     events$.pipe(tap((event) => lines.push(`${scheduler.now()}: ${JSON.stringify(event)}`))).subscribe({
       error: (err: Error) => (error = `${err.name}: ${err.message}`),
     });
@@ -123,5 +127,19 @@ describe('agent.run is the loop a user assembles from rx-tool-loop/operators', (
     // the scenarios really exercised cancellation and approval
     expect(cancelled).toBeGreaterThan(10);
     expect(prompted).toBeGreaterThan(10);
+  });
+});
+
+describe('a quiet turn (agent.complete with nobody reading events) is the same turn', () => {
+  it('keeps the approval events and done at the same virtual times as agent.run, and drops only the rest, over 200 random scenarios', () => {
+    const kept = /"type":"(approval-request|approval-decision|done)"/;
+    fc.assert(
+      fc.property(scenarioArb, (scenario) => {
+        const full = runScenario(scenario, 'agent');
+        const quiet = runScenario(scenario, 'quiet');
+        expect(quiet).toEqual({ ...full, lines: full.lines.filter((line) => kept.test(line)) });
+      }),
+      { numRuns: 200, seed: 20261202 },
+    );
   });
 });

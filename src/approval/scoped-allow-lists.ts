@@ -20,6 +20,10 @@ const EMPTY: ReadonlySet<string> = Object.freeze(new Set<string>());
 export class ScopedAllowLists {
   readonly #unscoped = new Set<string>();
   readonly #scoped: BoundedMap<string, Set<string>>;
+  /** The last scope's id and key: a batch asks for one scope per call, and a key made again is hashed again. */
+  #lastId: string | undefined = undefined;
+  #lastIsConversation = false;
+  #lastKey: string | undefined = undefined;
 
   constructor(maxScopes: number = DEFAULT_MAX_SCOPES) {
     this.#scoped = new BoundedMap(maxScopes);
@@ -27,26 +31,40 @@ export class ScopedAllowLists {
 
   /** Adds a tool to the scope's list. */
   allow(toolName: string, scope?: ConversationScope): void {
-    const key = scopeKey(scope);
+    const key = this.#keyOf(scope);
     if (key === undefined) this.#unscoped.add(toolName);
     else this.#scoped.getOrCreate(key, () => new Set()).add(toolName);
   }
 
   /** The scope's list (empty when nothing was allowed there, or it was dropped). */
   of(scope?: ConversationScope): ReadonlySet<string> {
-    const key = scopeKey(scope);
+    const key = this.#keyOf(scope);
     if (key === undefined) return this.#unscoped;
     return this.#scoped.get(key) ?? EMPTY;
   }
 
   /** Drops the scope's list (a conversation that ended). */
   forget(scope: ConversationScope): boolean {
-    const key = scopeKey(scope);
+    const key = this.#keyOf(scope);
     return key === undefined ? false : this.#scoped.delete(key);
   }
 
   /** How many scoped lists are kept now. */
   get size(): number {
     return this.#scoped.size;
+  }
+
+  /** `scopeKey(scope)`, the same string as last time for the same scope. */
+  #keyOf(scope: ConversationScope | undefined): string | undefined {
+    const conversationId = scope?.conversationId;
+    const id = conversationId !== undefined ? conversationId : scope?.turnId; // as scopeKey decides
+    if (id === undefined) return undefined;
+    const isConversation = conversationId !== undefined;
+    if (id !== this.#lastId || isConversation !== this.#lastIsConversation) {
+      this.#lastId = id;
+      this.#lastIsConversation = isConversation;
+      this.#lastKey = scopeKey(scope);
+    }
+    return this.#lastKey;
   }
 }

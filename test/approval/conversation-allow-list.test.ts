@@ -102,3 +102,19 @@ describe('the allow-lists are bounded and can be dropped', () => {
     expect(m.needsPrompt('deploy', { conversationId: 'c1' })).toBe(true);
   });
 });
+
+describe('the same id as a conversation and as a turn are two scopes', () => {
+  it('an always for conversation x is not one for turn x, whichever is asked first or in turn', async () => {
+    const m = new ApprovalManager({}, { name: 'ops', ask: () => 'always' });
+    await lastValueFrom(m.decide({ requestId: 'r', toolName: 'deploy', arguments: {}, argumentsSummary: '', channel: 'cli', conversationId: 'x', turnId: 't1' }));
+    const seen = [{ turnId: 'x' }, { conversationId: 'x' }, { turnId: 'x' }, { conversationId: 'x', turnId: 'x' }, { turnId: 'y' }, { conversationId: 'x' }].map(
+      (scope) => m.verdict('deploy', scope),
+    );
+    expect(seen).toEqual(['prompt', 'approve', 'prompt', 'approve', 'prompt', 'approve']);
+    expect(m.allowListFor({ turnId: 'x' }).size).toBe(0);
+    expect(m.allowListFor('x').has('deploy')).toBe(true);
+    expect(m.forgetConversation({ turnId: 'x' })).toBe(false); // no list of turn x to drop
+    expect(m.forgetConversation('x')).toBe(true);
+    expect(m.verdict('deploy', { conversationId: 'x' })).toBe('prompt');
+  });
+});

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -47,7 +47,9 @@ async function buildInThisProcess(srcDir: string, outDir: string): Promise<void>
   });
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// run as the child above, not bundled into another script (instructions.ts bundles one that imports this module)
+const asChild = basename(fileURLToPath(import.meta.url)) === 'build-ours.ts';
+if (asChild && process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [srcDir, outDir] = process.argv.slice(2);
   if (!srcDir || !outDir) {
     console.error('usage: build-ours.ts <srcDir> <outDir>');

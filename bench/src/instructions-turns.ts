@@ -6,7 +6,9 @@ import type * as Lib from '../../src/index.js';
 import type { ModelProvider, ProviderEvent } from '../../src/index.js';
 import type * as Testing from '../../src/testing/index.js';
 import { ITERATIONS, serverCalls, SERVER_FINAL } from './server-workload.js';
-import { argsSchema } from './workload.js';
+import { floor } from './systems/floor.js';
+import { ours } from './systems/ours.js';
+import { argsSchema, type PreparedSystem } from './workload.js';
 
 /**
  * The child of instructions.ts, run under callgrind: the server regime's turn (server-workload.ts:
@@ -17,12 +19,16 @@ import { argsSchema } from './workload.js';
  * plain JavaScript first: a loader (tsx) in this process would add a thread of its own to what
  * callgrind counts.
  *
- *   node --predictable <bundle> <built dir (build-ours.ts) | floor> <warm> <turns> [C=20]
+ * With a batch size N > 0 each conversation runs the back-to-back regime's turn instead (overhead.ts:
+ * one batch of N calls, cap 8, an observer and every guard on; systems/ours.ts and floor.ts).
+ *
+ *   node --predictable <bundle> <built dir (build-ours.ts) | floor> <warm> <turns> [C=20] [N=0]
  */
-const [target, warmArg, turnsArg, cArg] = process.argv.slice(2);
+const [target, warmArg, turnsArg, cArg, batchArg] = process.argv.slice(2);
 const warm = Number(warmArg);
 const turns = Number(turnsArg);
 const c = Number(cArg ?? 20);
+const batch = Number(batchArg ?? 0);
 const next = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const tool = async (): Promise<string> => {
   await next();
@@ -30,7 +36,21 @@ const tool = async (): Promise<string> => {
 };
 
 let conversation: (id: string) => () => Promise<void>;
-if (target === 'floor') {
+if (batch > 0) {
+  const system =
+    target === 'floor'
+      ? floor
+      : ours(
+          { lib: await import(pathToFileURL(join(target, 'index.js')).href), testing: await import(pathToFileURL(join(target, 'testing', 'index.js')).href), from: target },
+          { label: 'ours (cap 8)', maxParallelTools: 8 },
+        );
+  const prepared: PreparedSystem[] = [];
+  for (let k = 0; k < c; k++) prepared.push(await system.prepare(batch));
+  conversation = () => {
+    const one = prepared.pop()!;
+    return () => one.turn();
+  };
+} else if (target === 'floor') {
   const batches = Array.from({ length: ITERATIONS }, (_, k) => serverCalls(k));
   conversation = () => async () => {
     const history: unknown[] = [{ role: 'user', content: 'go' }];

@@ -14,7 +14,7 @@ import { annotated, instructionsByCategory } from './instruction-categories.js';
  * JavaScript: the server regime's turn, every wait a setImmediate); `floor` counts the
  * hand-written loop.
  *
- *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] [--parallel=1] [--by-category] <src dir | floor> …
+ *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] [--parallel=1] [--by-category] [--batch=N] <src dir | floor> …
  *
  * The child runs with V8's `--predictable` (one thread, fewer time-based heuristics). Runs of one
  * build mostly agree within 0.5 %, at times 2–3 %, and a whole invocation can come out ~3 %
@@ -28,6 +28,9 @@ import { annotated, instructionsByCategory } from './instruction-categories.js';
  * `--by-category` also splits each count by kind of work (instruction-categories.ts): the
  * graph's plumbing, the guards, JSON, promises, the clock, V8's collector and compiler, the rest.
  * Cache misses are not counted: they are what the server regime (server.ts) adds.
+ * `--batch=N` counts the back-to-back regime's turn instead (one batch of N calls, cap 8, an
+ * observer and every guard on; the floor's Promise.all), C of them in a row (use `--c=1`), and
+ * reports instructions per call: `--batch=1000 --c=1 --warm=40 --turns=5`.
  */
 const option = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const targets = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -39,6 +42,10 @@ const runCount = Number(option('runs', '1'));
 const node = option('node', process.execPath);
 const parallel = Number(option('parallel', '1'));
 const byCategory = process.argv.includes('--by-category');
+const batch = Number(option('batch', '0'));
+/** What a count is divided by: a turn, or with `--batch` a call. */
+const unit = batch > 0 ? 'call' : 'turn';
+const toUnit = (n: number) => n / (turns * c * Math.max(batch, 1));
 
 const built = new Map<string, string>();
 for (const [k, target] of targets.entries()) {
@@ -61,11 +68,11 @@ await build({
   logLevel: 'warning',
 });
 
-/** One run's instructions per turn, and of them V8's optimizing compiler's. */
+/** One run's instructions per turn (per call with `--batch`), and of them V8's optimizing compiler's. */
 interface Count {
-  readonly perTurn: number;
+  readonly perUnit: number;
   readonly compiling: number;
-  /** Instructions per turn by category, with `--by-category`. */
+  /** Instructions per turn (or call) by category, with `--by-category`. */
   readonly categories?: Map<string, number>;
 }
 
@@ -75,13 +82,13 @@ let runsStarted = 0;
 
 const k = (n: number) => (n / 1000).toFixed(1);
 
-/** Instructions per turn of one run under callgrind. */
+/** Instructions per turn (or call) of one run under callgrind. */
 function count(target: string): Promise<Count> {
   const out = join(outDir, `callgrind.${runsStarted++}.out`);
   const args = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${out}`];
   // --perf-basic-prof also turns V8's log on: into the run's own folder, not the repo's
   const perf = byCategory ? ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${out}.v8.log`] : [];
-  args.push(resolve(node), '--predictable', ...perf, child, built.get(target) ?? 'floor', String(warm), String(turns), String(c));
+  args.push(resolve(node), '--predictable', ...perf, child, built.get(target) ?? 'floor', String(warm), String(turns), String(c), String(batch));
   return new Promise((done, fail) => {
     const proc = spawn('valgrind', args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -95,18 +102,18 @@ function count(target: string): Promise<Count> {
       if (byCategory) {
         // valgrind runs node in its own process: the map is named after the spawned pid
         const perfMap = `/tmp/perf-${proc.pid}.map`;
-        categories = perTurnOf(instructionsByCategory(out, perfMap));
+        categories = perUnitOf(instructionsByCategory(out, perfMap));
         rmSync(perfMap, { force: true });
         rmSync(`${out}.v8.log`, { force: true });
       }
       rmSync(out, { force: true });
-      done({ perTurn: Number(collected) / (turns * c), compiling: compiling / (turns * c), categories });
+      done({ perUnit: toUnit(Number(collected)), compiling: toUnit(compiling), categories });
     });
   });
 }
 
-function perTurnOf(totals: Map<string, number>): Map<string, number> {
-  return new Map([...totals].map(([category, n]) => [category, n / (turns * c)]));
+function perUnitOf(totals: Map<string, number>): Map<string, number> {
+  return new Map([...totals].map(([category, n]) => [category, toUnit(n)]));
 }
 
 /** What `Compiler::CompileOptimized` cost with all it called (TurboFan, and Maglev on Node 22+). */
@@ -127,24 +134,24 @@ const worker = async () => {
     const target = jobs[nextJob++];
     const counted = await count(target);
     results.get(target)!.push(counted);
-    console.log(`${target}: ${k(counted.perTurn)}k instructions per turn (${k(counted.compiling)}k of them optimizing code)`);
+    console.log(`${target}: ${k(counted.perUnit)}k instructions per ${unit} (${k(counted.compiling)}k of them optimizing code)`);
   }
 };
 await Promise.all(Array.from({ length: parallel }, worker));
-console.log(`\n| source | instructions per turn (k) | without optimizing code (k) | runs |\n|---|---:|---:|---|`);
+console.log(`\n| source | instructions per ${unit} (k) | without optimizing code (k) | runs |\n|---|---:|---:|---|`);
 for (const [target, values] of results) {
   const mean = (pick: (v: Count) => number) => values.reduce((a, v) => a + pick(v), 0) / values.length;
-  const each = values.map((v) => `${k(v.perTurn)} (${k(v.perTurn - v.compiling)})`).join(', ');
-  console.log(`| ${target} | ${k(mean((v) => v.perTurn))} | ${k(mean((v) => v.perTurn - v.compiling))} | ${each} |`);
+  const each = values.map((v) => `${k(v.perUnit)} (${k(v.perUnit - v.compiling)})`).join(', ');
+  console.log(`| ${target} | ${k(mean((v) => v.perUnit))} | ${k(mean((v) => v.perUnit - v.compiling))} | ${each} |`);
 }
 
 if (byCategory) {
-  // each category's mean over the runs, per turn, and its share of the target's count
+  // each category's mean over the runs, per turn (or call), and its share of the target's count
   const names = [...new Set([...results.values()].flatMap((values) => values.flatMap((v) => [...(v.categories?.keys() ?? [])])))];
   const mean = (values: Count[], category: string) => values.reduce((a, v) => a + (v.categories?.get(category) ?? 0), 0) / values.length;
   const totals = new Map([...results].map(([target, values]) => [target, names.reduce((a, name) => a + mean(values, name), 0)]));
   names.sort((x, y) => mean(results.get(targets[0])!, y) - mean(results.get(targets[0])!, x));
-  console.log(`\n| instructions per turn (k) | ${targets.join(' | ')} |\n|---|${targets.map(() => '---:').join('|')}|`);
+  console.log(`\n| instructions per ${unit} (k) | ${targets.join(' | ')} |\n|---|${targets.map(() => '---:').join('|')}|`);
   for (const name of names) {
     const cells = [...results].map(([target, values]) => `${k(mean(values, name))} (${((100 * mean(values, name)) / totals.get(target)!).toFixed(1)} %)`);
     console.log(`| ${name} | ${cells.join(' | ')} |`);

@@ -25,7 +25,8 @@ export function instructionsByCategory(callgrindOut: string, perfMap: string): M
  * `0x…`; a recursive entry with a suffix, `'2`).
  */
 export function annotated(callgrindOut: string, inclusive: boolean): { instructions: number; fn: string }[] {
-  const report = execFileSync('callgrind_annotate', [`--inclusive=${inclusive ? 'yes' : 'no'}`, '--threshold=100', callgrindOut], {
+  // instructions only, also when the run simulated caches (--cache-sim adds eight more events)
+  const report = execFileSync('callgrind_annotate', [`--inclusive=${inclusive ? 'yes' : 'no'}`, '--show=Ir', '--threshold=100', callgrindOut], {
     encoding: 'utf8',
     maxBuffer: 1 << 28,
   });

@@ -31,6 +31,10 @@ import { annotated, instructionsByCategory } from './instruction-categories.js';
  * `--batch=N` counts the back-to-back regime's turn instead (one batch of N calls, cap 8, an
  * observer and every guard on; the floor's Promise.all), C of them in a row (use `--c=1`), and
  * reports instructions per call: `--batch=1000 --c=1 --warm=40 --turns=5`.
+ * `--cache-sim` also simulates the caches (callgrind's `--cache-sim=yes`) and reports misses per
+ * turn or call: first-level instruction and data caches as the machine's, and as the last level
+ * a 1 MB, 8-way L2 (this machine's per core; `--cache-sim=<bytes>,<ways>,<line>` for another),
+ * since callgrind's own reading of the machine's L3 is off in a VM.
  */
 const option = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const targets = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -43,6 +47,8 @@ const node = option('node', process.execPath);
 const parallel = Number(option('parallel', '1'));
 const byCategory = process.argv.includes('--by-category');
 const batch = Number(option('batch', '0'));
+const cacheSim = process.argv.some((a) => a === '--cache-sim' || a.startsWith('--cache-sim='));
+const lastLevel = option('cache-sim', '1048576,8,64');
 /** What a count is divided by: a turn, or with `--batch` a call. */
 const unit = batch > 0 ? 'call' : 'turn';
 const toUnit = (n: number) => n / (turns * c * Math.max(batch, 1));
@@ -74,6 +80,8 @@ interface Count {
   readonly compiling: number;
   /** Instructions per turn (or call) by category, with `--by-category`. */
   readonly categories?: Map<string, number>;
+  /** Cache misses per turn (or call), with `--cache-sim`. */
+  readonly misses?: { readonly instructionL1: number; readonly dataL1: number; readonly lastLevel: number };
 }
 
 const outDir = mkdtempSync(join(tmpdir(), 'rtl-instructions-'));
@@ -86,6 +94,7 @@ const k = (n: number) => (n / 1000).toFixed(1);
 function count(target: string): Promise<Count> {
   const out = join(outDir, `callgrind.${runsStarted++}.out`);
   const args = ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${out}`];
+  if (cacheSim) args.push('--cache-sim=yes', `--LL=${lastLevel}`);
   // --perf-basic-prof also turns V8's log on: into the run's own folder, not the repo's
   const perf = byCategory ? ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${out}.v8.log`] : [];
   args.push(resolve(node), '--predictable', ...perf, child, built.get(target) ?? 'floor', String(warm), String(turns), String(c), String(batch));
@@ -95,7 +104,9 @@ function count(target: string): Promise<Count> {
     proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     proc.on('error', fail);
     proc.on('close', (code) => {
-      const collected = /Collected : (\d+)/.exec(err)?.[1];
+      // Ir, and with --cache-sim: Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+      const events = /Collected : ([\d ]+)/.exec(err)?.[1].trim().split(' ').map(Number);
+      const collected = events?.[0];
       if (code !== 0 || collected === undefined) return fail(new Error(`callgrind run of ${target} failed (exit ${code}):\n${err.slice(-2000)}`));
       const compiling = compilingIn(out);
       let categories: Map<string, number> | undefined;
@@ -107,7 +118,11 @@ function count(target: string): Promise<Count> {
         rmSync(`${out}.v8.log`, { force: true });
       }
       rmSync(out, { force: true });
-      done({ perUnit: toUnit(Number(collected)), compiling: toUnit(compiling), categories });
+      const misses =
+        cacheSim && events !== undefined && events.length === 9
+          ? { instructionL1: toUnit(events[3]), dataL1: toUnit(events[4] + events[5]), lastLevel: toUnit(events[6] + events[7] + events[8]) }
+          : undefined;
+      done({ perUnit: toUnit(collected), compiling: toUnit(compiling), categories, misses });
     });
   });
 }
@@ -143,6 +158,15 @@ for (const [target, values] of results) {
   const mean = (pick: (v: Count) => number) => values.reduce((a, v) => a + pick(v), 0) / values.length;
   const each = values.map((v) => `${k(v.perUnit)} (${k(v.perUnit - v.compiling)})`).join(', ');
   console.log(`| ${target} | ${k(mean((v) => v.perUnit))} | ${k(mean((v) => v.perUnit - v.compiling))} | ${each} |`);
+}
+
+if (cacheSim) {
+  const [size, ways] = lastLevel.split(',');
+  console.log(`\n| source | L1 instruction misses per ${unit} | L1 data misses (read + write) | last-level misses (${Number(size) / 1024} KB, ${ways}-way) |\n|---|---:|---:|---:|`);
+  for (const [target, values] of results) {
+    const mean = (pick: (m: NonNullable<Count['misses']>) => number) => values.reduce((a, v) => a + (v.misses ? pick(v.misses) : 0), 0) / values.length;
+    console.log(`| ${target} | ${mean((m) => m.instructionL1).toFixed(1)} | ${mean((m) => m.dataL1).toFixed(1)} | ${mean((m) => m.lastLevel).toFixed(1)} |`);
+  }
 }
 
 if (byCategory) {

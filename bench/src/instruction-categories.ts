@@ -20,6 +20,24 @@ export function instructionsByCategory(callgrindOut: string, perfMap: string): M
 }
 
 /**
+ * The optimized and baseline code a run went through: the JIT functions that ran at least
+ * `atLeast` instructions, how many and their size. At N=1000 a call of ours runs through ~100 KB
+ * of it, three times a 32 KB instruction cache (bench/RESULTS.md, "Session 17").
+ */
+export function jitCodeRun(callgrindOut: string, perfMap: string, atLeast: number): { functions: number; bytes: number } {
+  const names = new PerfMap(perfMap);
+  const seen = new Set<number>();
+  let bytes = 0;
+  for (const { instructions, fn } of annotated(callgrindOut, false)) {
+    const code = instructions >= atLeast ? names.code(fn) : undefined;
+    if (!code || seen.has(code.start)) continue;
+    seen.add(code.start);
+    bytes += code.bytes;
+  }
+  return { functions: seen.size, bytes };
+}
+
+/**
  * Each function of `callgrind_annotate`'s report, every function listed: its instructions (its own,
  * or with all it called when `inclusive`) and its name as callgrind gives it (a JIT address as
  * `0x…`; a recursive entry with a suffix, `'2`).
@@ -65,7 +83,19 @@ class PerfMap {
   name(fn: string): string {
     const m = /^0x([0-9a-f]+)(?:'\d+)?$/.exec(fn);
     if (!m) return fn.replace(/'\d+$/, '');
-    const address = parseInt(m[1], 16);
+    const at = this.#index(parseInt(m[1], 16));
+    return at >= 0 ? this.#names[at] : fn;
+  }
+
+  /** The size of the JIT code that holds callgrind's `fn` (a `0x…` address), with its start as a key. */
+  code(fn: string): { start: number; bytes: number } | undefined {
+    const m = /^0x([0-9a-f]+)(?:'\d+)?$/.exec(fn);
+    const at = m ? this.#index(parseInt(m[1], 16)) : -1;
+    return at >= 0 ? { start: this.#starts[at], bytes: this.#ends[at] - this.#starts[at] } : undefined;
+  }
+
+  /** The entry holding `address`, or -1. */
+  #index(address: number): number {
     let lo = 0;
     let hi = this.#starts.length - 1;
     while (lo <= hi) {
@@ -73,7 +103,7 @@ class PerfMap {
       if (this.#starts[mid] <= address) lo = mid + 1;
       else hi = mid - 1;
     }
-    return hi >= 0 && address < this.#ends[hi] ? this.#names[hi] : fn;
+    return hi >= 0 && address < this.#ends[hi] ? hi : -1;
   }
 }
 

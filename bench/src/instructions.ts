@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { buildDir, buildOurs, repoRoot } from './build-ours.js';
-import { annotated, instructionsByCategory } from './instruction-categories.js';
+import { annotated, instructionsByCategory, jitCodeRun } from './instruction-categories.js';
 
 /**
  * Instructions per turn, counted by callgrind (valgrind): nearly the same count for the same
@@ -51,7 +51,8 @@ const cacheSim = process.argv.some((a) => a === '--cache-sim' || a.startsWith('-
 const lastLevel = option('cache-sim', '1048576,8,64');
 /** What a count is divided by: a turn, or with `--batch` a call. */
 const unit = batch > 0 ? 'call' : 'turn';
-const toUnit = (n: number) => n / (turns * c * Math.max(batch, 1));
+const units = turns * c * Math.max(batch, 1);
+const toUnit = (n: number) => n / units;
 
 const built = new Map<string, string>();
 for (const [k, target] of targets.entries()) {
@@ -80,6 +81,8 @@ interface Count {
   readonly compiling: number;
   /** Instructions per turn (or call) by category, with `--by-category`. */
   readonly categories?: Map<string, number>;
+  /** With `--by-category`: the JIT functions that ran at least one instruction per turn (or call), and their size. */
+  readonly code?: { readonly functions: number; readonly bytes: number };
   /** Cache misses per turn (or call), with `--cache-sim`. */
   readonly misses?: { readonly instructionL1: number; readonly dataL1: number; readonly lastLevel: number };
 }
@@ -110,10 +113,12 @@ function count(target: string): Promise<Count> {
       if (code !== 0 || collected === undefined) return fail(new Error(`callgrind run of ${target} failed (exit ${code}):\n${err.slice(-2000)}`));
       const compiling = compilingIn(out);
       let categories: Map<string, number> | undefined;
+      let jit: Count['code'];
       if (byCategory) {
         // valgrind runs node in its own process: the map is named after the spawned pid
         const perfMap = `/tmp/perf-${proc.pid}.map`;
         categories = perUnitOf(instructionsByCategory(out, perfMap));
+        jit = jitCodeRun(out, perfMap, units);
         rmSync(perfMap, { force: true });
         rmSync(`${out}.v8.log`, { force: true });
       }
@@ -122,7 +127,7 @@ function count(target: string): Promise<Count> {
         cacheSim && events !== undefined && events.length === 9
           ? { instructionL1: toUnit(events[3]), dataL1: toUnit(events[4] + events[5]), lastLevel: toUnit(events[6] + events[7] + events[8]) }
           : undefined;
-      done({ perUnit: toUnit(collected), compiling: toUnit(compiling), categories, misses });
+      done({ perUnit: toUnit(collected), compiling: toUnit(compiling), categories, code: jit, misses });
     });
   });
 }
@@ -180,4 +185,6 @@ if (byCategory) {
     const cells = [...results].map(([target, values]) => `${k(mean(values, name))} (${((100 * mean(values, name)) / totals.get(target)!).toFixed(1)} %)`);
     console.log(`| ${name} | ${cells.join(' | ')} |`);
   }
+  const code = [...results].map(([, values]) => values.map((v) => (v.code ? `${v.code.functions} functions, ${(v.code.bytes / 1024).toFixed(1)} KB` : '')).join('; '));
+  console.log(`| JIT code run, ≥ 1 instruction per ${unit} | ${code.join(' | ')} |`);
 }

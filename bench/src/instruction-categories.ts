@@ -9,32 +9,32 @@ import { readFileSync } from 'node:fs';
  * approximate: a stage that inlines the next stage's logic counts it as plumbing, and the other
  * way round. It answers "how much could a change of this kind take off at most?".
  */
-export function instructionsByCategory(callgrindOut: string, perfMap: string): Map<string, number> {
+export function instructionsByCategory(callgrindOut: string, perfMap: string, codeAtLeast: number): CategorySplit {
   const names = new PerfMap(perfMap);
   const totals = new Map<string, number>();
-  for (const { instructions, fn } of annotated(callgrindOut, false)) {
-    const category = categoryOf(names.name(fn));
-    totals.set(category, (totals.get(category) ?? 0) + instructions);
-  }
-  return totals;
-}
-
-/**
- * The optimized and baseline code a run went through: the JIT functions that ran at least
- * `atLeast` instructions, how many and their size. At N=1000 a call of ours runs through ~100 KB
- * of it, three times a 32 KB instruction cache (bench/RESULTS.md, "Session 17").
- */
-export function jitCodeRun(callgrindOut: string, perfMap: string, atLeast: number): { functions: number; bytes: number } {
-  const names = new PerfMap(perfMap);
   const seen = new Set<number>();
   let bytes = 0;
   for (const { instructions, fn } of annotated(callgrindOut, false)) {
-    const code = instructions >= atLeast ? names.code(fn) : undefined;
-    if (!code || seen.has(code.start)) continue;
-    seen.add(code.start);
-    bytes += code.bytes;
+    const category = categoryOf(names.name(fn));
+    totals.set(category, (totals.get(category) ?? 0) + instructions);
+    const code = instructions >= codeAtLeast ? names.code(fn) : undefined;
+    if (code && !seen.has(code.start)) {
+      seen.add(code.start);
+      bytes += code.bytes;
+    }
   }
-  return { functions: seen.size, bytes };
+  return { categories: totals, code: { functions: seen.size, bytes } };
+}
+
+/** A run's instructions by category, and the JIT code it went through. */
+export interface CategorySplit {
+  readonly categories: Map<string, number>;
+  /**
+   * The optimized and baseline code that ran at least `codeAtLeast` instructions: how many
+   * functions, how many bytes. At N=1000 a call of ours runs through ~100 KB of it, three times a
+   * 32 KB instruction cache (bench/RESULTS.md, "Session 17").
+   */
+  readonly code: { readonly functions: number; readonly bytes: number };
 }
 
 /**
@@ -81,17 +81,20 @@ class PerfMap {
 
   /** callgrind's name for a function, with JIT addresses (`0x…`, `'2` for recursion) named. */
   name(fn: string): string {
-    const m = /^0x([0-9a-f]+)(?:'\d+)?$/.exec(fn);
-    if (!m) return fn.replace(/'\d+$/, '');
-    const at = this.#index(parseInt(m[1], 16));
-    return at >= 0 ? this.#names[at] : fn;
+    const at = this.#entryOf(fn);
+    return at >= 0 ? this.#names[at] : fn.replace(/'\d+$/, '');
   }
 
   /** The size of the JIT code that holds callgrind's `fn` (a `0x…` address), with its start as a key. */
   code(fn: string): { start: number; bytes: number } | undefined {
-    const m = /^0x([0-9a-f]+)(?:'\d+)?$/.exec(fn);
-    const at = m ? this.#index(parseInt(m[1], 16)) : -1;
+    const at = this.#entryOf(fn);
     return at >= 0 ? { start: this.#starts[at], bytes: this.#ends[at] - this.#starts[at] } : undefined;
+  }
+
+  /** The entry holding callgrind's `fn` when it is a JIT address, or -1. */
+  #entryOf(fn: string): number {
+    const m = /^0x([0-9a-f]+)(?:'\d+)?$/.exec(fn);
+    return m ? this.#index(parseInt(m[1], 16)) : -1;
   }
 
   /** The entry holding `address`, or -1. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { buildDir, buildOurs, repoRoot } from './build-ours.js';
-import { annotated, instructionsByCategory, jitCodeRun } from './instruction-categories.js';
+import { annotated, instructionsByCategory } from './instruction-categories.js';
 
 /**
  * Instructions per turn, counted by callgrind (valgrind): nearly the same count for the same
@@ -117,8 +117,9 @@ function count(target: string): Promise<Count> {
       if (byCategory) {
         // valgrind runs node in its own process: the map is named after the spawned pid
         const perfMap = `/tmp/perf-${proc.pid}.map`;
-        categories = perUnitOf(instructionsByCategory(out, perfMap));
-        jit = jitCodeRun(out, perfMap, units);
+        const split = instructionsByCategory(out, perfMap, units);
+        categories = perUnitOf(split.categories);
+        jit = split.code;
         rmSync(perfMap, { force: true });
         rmSync(`${out}.v8.log`, { force: true });
       }

@@ -20,9 +20,9 @@ const EMPTY: ReadonlySet<string> = Object.freeze(new Set<string>());
 export class ScopedAllowLists {
   readonly #unscoped = new Set<string>();
   readonly #scoped: BoundedMap<string, Set<string>>;
-  /** The last scope's id and key: a batch asks for one scope per call, and a key made again is hashed again. */
-  #lastId: string | undefined = undefined;
-  #lastIsConversation = false;
+  /** The last scope asked about, and its key: a batch asks once per call, and a key made again is hashed again. */
+  #lastConversationId: string | undefined = undefined;
+  #lastTurnId: string | undefined = undefined;
   #lastKey: string | undefined = undefined;
 
   constructor(maxScopes: number = DEFAULT_MAX_SCOPES) {
@@ -54,15 +54,11 @@ export class ScopedAllowLists {
     return this.#scoped.size;
   }
 
-  /** `scopeKey(scope)`, the same string as last time for the same scope. */
+  /** `scopeKey(scope)`, the same string as last time for a scope with the same ids. */
   #keyOf(scope: ConversationScope | undefined): string | undefined {
-    const conversationId = scope?.conversationId;
-    const id = conversationId !== undefined ? conversationId : scope?.turnId; // as scopeKey decides
-    if (id === undefined) return undefined;
-    const isConversation = conversationId !== undefined;
-    if (id !== this.#lastId || isConversation !== this.#lastIsConversation) {
-      this.#lastId = id;
-      this.#lastIsConversation = isConversation;
+    if (scope?.conversationId !== this.#lastConversationId || scope?.turnId !== this.#lastTurnId) {
+      this.#lastConversationId = scope?.conversationId;
+      this.#lastTurnId = scope?.turnId;
       this.#lastKey = scopeKey(scope);
     }
     return this.#lastKey;

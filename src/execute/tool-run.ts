@@ -103,13 +103,15 @@ export class ToolRun implements ToolContext {
     this.#controller?.abort();
   }
 
-  /** A promise without a deadline settles straight from its callbacks; a settlement after teardown is ignored. */
+  /**
+   * A promise without a deadline settles straight from its callbacks; a settlement after teardown
+   * is ignored. The callbacks are this run's methods, bound: arrow functions made per call would
+   * lose their optimized code at every full GC that finds none of them alive (bench/RESULTS.md,
+   * "Session 18").
+   */
   #awaitPromise(promise: PromiseLike<unknown>): void {
     try {
-      promise.then(
-        (value) => this.#settle(false, value),
-        (err: unknown) => this.#settle(true, err),
-      );
+      promise.then(this.#fulfilled.bind(this), this.#rejected.bind(this));
     } catch (err) {
       this.#fail(err); // a thenable whose `then` throws
     }
@@ -131,15 +133,21 @@ export class ToolRun implements ToolContext {
     });
   }
 
-  /** `#finishValue` or `#fail` from a promise callback: what it throws is reported like RxJS reports it. */
-  #settle(rejected: boolean, value: unknown): void {
+  /** `#finishValue` from a promise's callback: what it throws is reported like RxJS reports it. */
+  #fulfilled(value: unknown): void {
     try {
-      if (rejected) this.#fail(value);
-      else this.#finishValue(value);
+      this.#finishValue(value);
     } catch (err) {
-      setTimeout(() => {
-        throw err;
-      });
+      reportLater(err);
+    }
+  }
+
+  /** `#fail` from a promise's callback: what it throws is reported like RxJS reports it. */
+  #rejected(thrown: unknown): void {
+    try {
+      this.#fail(thrown);
+    } catch (err) {
+      reportLater(err);
     }
   }
 
@@ -209,4 +217,11 @@ function errorTypeOf(thrown: unknown): string {
   if (typeof code === 'string' && code.length > 0) return code;
   if (thrown instanceof Error) return thrown.constructor.name || thrown.name || 'Error';
   return '_OTHER';
+}
+
+/** Throws `err` from a timer, as RxJS reports an error nobody can take. */
+function reportLater(err: unknown): void {
+  setTimeout(() => {
+    throw err;
+  });
 }

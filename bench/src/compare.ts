@@ -14,7 +14,7 @@ import { loadOurs, ours } from './systems/ours.js';
  *   node --expose-gc --import tsx bench/src/compare.ts --a=/tmp/before/src [--b=src] [--sizes=1000,10000] [--runs=9]
  *
  * Prints each one's µs per call (CPU and wall) and the paired ratio a ÷ b (> 1: b is faster).
- * `--regime=post-gc` (a gc() before each turn; --sizes, --runs) or `--regime=server` (--c=10,100,
+ * `--regime=post-gc` (a gc() before each turn, its sweeping finished first unless `--at-once`; --sizes, --runs) or `--regime=server` (--c=10,100,
  * --turns=5, --runs=5, --warm=1 untimed turns per conversation first; the 150 MB ballast) compares
  * them in those regimes instead.
  */
@@ -46,7 +46,14 @@ if (regime === 'server') {
 if (regime === 'post-gc') {
   const sizes = (option('sizes') ?? '1,10,1000').split(',').map(Number);
   const mk = (lib: typeof libA, label: string) => ours(lib, { label, maxParallelTools: cap });
-  const r = await measurePostGc([mk(libA, 'a'), mk(libB, 'b')], { sizes, runs: Number(option('runs') ?? 21), reference: 'a', floor: 'a', log: () => {} });
+  const r = await measurePostGc([mk(libA, 'a'), mk(libB, 'b')], {
+    sizes,
+    runs: Number(option('runs') ?? 21),
+    settle: !process.argv.includes('--at-once'),
+    reference: 'a',
+    floor: 'a',
+    log: () => {},
+  });
   console.log(`a = ${resolve(a)}\nb = ${resolve(b)}\ncap ${cap}\n\n${postGcTable(r)}`);
   process.exit(0);
 }

@@ -17,13 +17,14 @@ import type { System } from './workload.js';
 
 /**
  * `npm run bench [-- --quick] [-- --only=post-gc,server,overhead,streaming,memory] [-- --sizes=1000,10000]
- * [-- --post-gc-sizes=1,10,1000] [-- --server-c=10,100,1000,10000] [-- --server-turns=20] [-- --server-warm=1] [-- --server-runs=5]
+ * [-- --post-gc-sizes=1,10,1000] [-- --post-gc-at-once] [-- --server-c=10,100,1000,10000] [-- --server-turns=20] [-- --server-warm=1] [-- --server-runs=5]
  * [-- --systems=floor,ours (bare)] [-- --node=20,22,24] [-- --peers=pinned|next] [-- --from-source] [-- --out=bench/last-run.md]`.
  * Prints markdown tables; never fails on a slow figure (benchmarks are not tests). The post-GC
  * and server regimes run first: once OpenAI Agents has run, its AsyncLocalStorage keeps Node's
  * promise hooks on for the rest of the process (see RESULTS.md), and they do not include it.
  * `--peers=next` runs the peers' newest releases (Node >= 22, the default there), `pinned` the
- * ones of bench/package.json (the default on Node 20): see peers.ts.
+ * ones of bench/package.json (the default on Node 20): see peers.ts. `--post-gc-at-once` times
+ * each post-GC turn right after its `gc()`, while the helper threads still sweep (post-gc.ts).
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -66,11 +67,13 @@ if (only.has('post-gc') && hasGc()) {
   const r = await measurePostGc([capped, main, floor, vercelAi].filter(keep), {
     sizes: postGcSizes,
     runs: quick ? 9 : 41,
+    settle: !process.argv.includes('--post-gc-at-once'),
     reference: capped.name,
     floor: floor.name,
     log,
   });
-  out.push('', '## Post-GC: a full gc() before each timed turn', '', postGcTable(r));
+  const after = r.options.settle ? ', its sweeping finished,' : '';
+  out.push('', `## Post-GC: a full gc()${after} before each timed turn`, '', postGcTable(r));
 }
 
 if (only.has('server')) {

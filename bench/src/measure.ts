@@ -17,6 +17,21 @@ export function emptyNursery(): void {
   (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc?.({ type: 'minor' });
 }
 
+/**
+ * Waits until the threads that finish a collection are idle: after a `gc()` V8 sweeps the heap on
+ * helper threads, and `process.cpuUsage` counts their CPU in whatever runs next, more of it the
+ * longer that runs (~0.5 ms in a small heap; bench/RESULTS.md, "Session 18"). Waits in 2 ms
+ * steps until one passes with under 0.1 ms of CPU, at most 50 steps.
+ */
+export async function helpersIdle(): Promise<void> {
+  for (let k = 0; k < 50; k++) {
+    const cpu0 = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const cpu = process.cpuUsage(cpu0);
+    if (cpu.user + cpu.system < 100) return;
+  }
+}
+
 export const hasGc = (): boolean => typeof (globalThis as { gc?: unknown }).gc === 'function';
 
 export function median(values: readonly number[]): number {

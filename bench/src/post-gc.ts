@@ -1,4 +1,4 @@
-import { fmt, median, timeTurns } from './measure.js';
+import { fmt, helpersIdle, median, timeTurns } from './measure.js';
 import { roundOrder } from './overhead.js';
 import type { PreparedSystem, System } from './workload.js';
 
@@ -11,6 +11,12 @@ import type { PreparedSystem, System } from './workload.js';
 export interface PostGcOptions {
   readonly sizes: readonly number[];
   readonly runs: number;
+  /**
+   * Wait after the `gc()` until the helper threads have swept the heap (`helpersIdle`): what a
+   * process whose turns are far apart does between them. Without it, the sweep's CPU falls into
+   * the timed turn, the more of it the longer the turn.
+   */
+  readonly settle: boolean;
   readonly reference: string;
   readonly floor: string;
   readonly log: (line: string) => void;
@@ -40,6 +46,7 @@ export async function measurePostGc(systems: readonly System[], options: PostGcO
     for (let round = 0; round < options.runs; round++) {
       for (const s of roundOrder(systems.length, round)) {
         gc();
+        if (options.settle) await helpersIdle();
         const t = await timeTurns(prepared[s], 1);
         const runs = result.runs.get(key(n, systems[s].name));
         runs?.cpu.push(t.cpu * 1000);

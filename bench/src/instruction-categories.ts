@@ -57,25 +57,37 @@ export function annotated(callgrindOut: string, inclusive: boolean): { instructi
   return out;
 }
 
-/** The JIT's code by address, from V8's `--perf-basic-prof` map (`/tmp/perf-<pid>.map`). */
+/**
+ * The JIT's code by address, from V8's `--perf-basic-prof` map (`/tmp/perf-<pid>.map`). V8 reuses
+ * the memory of collected code, so an address can be listed more than once: the newest entry
+ * (the map's last) names it, the code of the counted turns rather than of the warm-up.
+ */
 class PerfMap {
   readonly #starts: number[] = [];
   readonly #ends: number[] = [];
   readonly #names: string[] = [];
+  /** Each entry's line in the map: the larger, the newer. */
+  readonly #lines: number[] = [];
+  /** The largest end among the entries up to each one (by start): where a backward scan can stop. */
+  readonly #reach: number[] = [];
 
   constructor(file: string) {
     const entries = readFileSync(file, 'utf8')
       .split('\n')
       .filter((line) => line.length > 0)
-      .map((line) => {
+      .map((line, at) => {
         const [start, size, ...name] = line.split(' ');
-        return { start: parseInt(start, 16), size: parseInt(size, 16), name: name.join(' ') };
+        return { start: parseInt(start, 16), size: parseInt(size, 16), name: name.join(' '), at };
       })
       .sort((a, b) => a.start - b.start);
+    let reach = 0;
     for (const e of entries) {
       this.#starts.push(e.start);
       this.#ends.push(e.start + e.size);
       this.#names.push(e.name);
+      this.#lines.push(e.at);
+      reach = Math.max(reach, e.start + e.size);
+      this.#reach.push(reach);
     }
   }
 
@@ -97,7 +109,7 @@ class PerfMap {
     return m ? this.#index(parseInt(m[1], 16)) : -1;
   }
 
-  /** The entry holding `address`, or -1. */
+  /** The newest entry holding `address`, or -1. */
   #index(address: number): number {
     let lo = 0;
     let hi = this.#starts.length - 1;
@@ -106,7 +118,11 @@ class PerfMap {
       if (this.#starts[mid] <= address) lo = mid + 1;
       else hi = mid - 1;
     }
-    return hi >= 0 && address < this.#ends[hi] ? hi : -1;
+    let found = -1;
+    for (let k = hi; k >= 0 && this.#reach[k] > address; k--) {
+      if (address < this.#ends[k] && (found < 0 || this.#lines[k] > this.#lines[found])) found = k;
+    }
+    return found;
   }
 }
 

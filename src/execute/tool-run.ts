@@ -1,4 +1,4 @@
-import { from, isObservable, take, throwError, timeout, type ObservableInput, type Subscriber, type Subscription } from 'rxjs';
+import { asyncScheduler, from, isObservable, take, throwError, timeout, type ObservableInput, type SchedulerAction, type Subscriber, type Subscription } from 'rxjs';
 import { texts, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { ToolTimeoutError } from '../core/errors.js';
 import type { SlotOutcome, TurnEvent } from '../core/events.js';
@@ -91,7 +91,7 @@ export class ToolRun implements ToolContext {
     }
     if (!observable && !promise) return this.#finishValue(returned);
     const timeoutMs = tool.timeoutMs ?? this.#it.resolved.knobs.toolTimeoutMs;
-    if (!observable && timeoutMs === undefined) return this.#awaitPromise(returned as PromiseLike<unknown>);
+    if (!observable) return this.#awaitPromise(returned as PromiseLike<unknown>, timeoutMs);
     this.#subscribe(returned as ObservableInput<unknown>, tool, timeoutMs);
   }
 
@@ -104,20 +104,33 @@ export class ToolRun implements ToolContext {
   }
 
   /**
-   * A promise without a deadline settles straight from its callbacks; a settlement after teardown
-   * is ignored. The callbacks are this run's methods, bound: arrow functions made per call would
-   * lose their optimized code at every full GC that finds none of them alive (bench/RESULTS.md,
-   * "Session 18").
+   * A promise settles straight from its callbacks, by its deadline if it has one (a timer on
+   * RxJS's async scheduler, as the `timeout` operator sets, so marble tests see virtual time); a
+   * settlement after teardown or the deadline is ignored. No Observable, Subscribers or closures
+   * per call: `from(promise)` with `take` and `timeout` doubled a call's cost (bench/RESULTS.md,
+   * "Session 18"). The callbacks are this run's methods, bound: arrow functions made per call
+   * would lose their optimized code at every full GC that finds none of them alive.
    */
-  #awaitPromise(promise: PromiseLike<unknown>): void {
+  #awaitPromise(promise: PromiseLike<unknown>, timeoutMs: number | undefined): void {
     try {
       promise.then(this.#fulfilled.bind(this), this.#rejected.bind(this));
     } catch (err) {
       this.#fail(err); // a thenable whose `then` throws
+      return;
     }
+    if (timeoutMs !== undefined && !this.#done) this.#sub = asyncScheduler.schedule(ToolRun.#expire, timeoutMs, this);
   }
 
-  /** An Observable, or a promise with a deadline: the first value finishes the call. */
+  /** The deadline's timer: the call fails with a `ToolTimeoutError`, with which its signal aborts. */
+  static #expire(this: SchedulerAction<ToolRun>, run?: ToolRun): void {
+    if (run === undefined || run.#done) return;
+    const tool = run.#call.tool!;
+    const err = new ToolTimeoutError(tool.name, tool.timeoutMs ?? run.#it.resolved.knobs.toolTimeoutMs!);
+    run.#controller?.abort(err);
+    run.#fail(err);
+  }
+
+  /** An Observable: its first value finishes the call, by the deadline if it has one. */
   #subscribe(returned: ObservableInput<unknown>, tool: Tool, timeoutMs: number | undefined): void {
     let source = from(returned).pipe(take(1));
     if (timeoutMs !== undefined) {

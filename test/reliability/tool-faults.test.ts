@@ -69,8 +69,12 @@ const FAULTS: [string, () => unknown, Expect][] = [
 const MODES: [string, (calls: string) => { provider: ModelProvider; requests: () => readonly { messages: readonly never[] }[] }, Partial<AgentConfig>][] = [
   ['sequential', () => native(), {}],
   ['parallel', () => native(), { knobs: { parallelTools: true } }],
+  // a promise with a deadline settles through its own path, the deadline's timer beside it
+  ['parallel, with a deadline', () => native(), { knobs: { parallelTools: true, toolTimeoutMs: 60_000 } }],
   ['text protocol', () => text(), {}],
 ];
+
+const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
 function native() {
   const model = scriptedModel([{ toolCalls: [{ id: 'cf', name: 'f', arguments: {} }, { id: 'ch', name: 'h', arguments: {} }] }, { text: 'final' }]);
@@ -89,7 +93,9 @@ describe.each(MODES)('a misbehaving tool fails or renders as BEHAVIOUR.md says, 
     const { provider, requests } = make('');
     const f = fakeTool('f', () => behaviour() as ToolReturn);
     const h = fakeTool('h', 'H');
+    const before = timers();
     const run = await runTurn(createAgent({ provider, model: 'm', tools: [f, h], ...config }));
+    expect(timers()).toBe(before); // a deadline's timer is cleared once the call settles
     expect(run.error).toBeUndefined();
     const [slotF, slotH] = slotSummary(run.events);
     expect(slotF.slice(0, 4)).toEqual([0, 'f', outcome, success]);

@@ -42,6 +42,8 @@ export interface OursOptions {
   readonly maxParallelTools: number;
   /** Sign every execution with an HMAC receipt (when the library has a receipt generator). */
   readonly receipts?: boolean;
+  /** `knobs.toolTimeoutMs`: every call under that deadline. */
+  readonly toolTimeoutMs?: number;
   /** Every guard and observer off (no observer, dedup, loop detection or approval): the loop's own cost. */
   readonly bare?: boolean;
 }
@@ -109,6 +111,7 @@ export function ours(loaded: OursLib, options: OursOptions): System {
           maxParallelTools: options.maxParallelTools,
           dedupEnabled: !options.bare,
           loopDetection: { enabled: !options.bare },
+          ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
         },
         ids: counterIds(),
         ...guards(loaded, options).extra,

@@ -1,3 +1,4 @@
+import { finalize } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { executeOne } from '../src/operators.js';
@@ -24,6 +25,43 @@ describe('executeOne runs one prepared call: its tool-call event, then its resul
       });
       expectSubscriptions(tool$.subscriptions).toBe(subs);
     });
+  });
+
+  it("a tool's Observable counts with its first value and is torn down with it, as take(1) would", () => {
+    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const tool$ = cold('--a--b--c--|', { a: 'A', b: 'B', c: 'C' });
+      const subs =       '^-!         ';
+      const expected =   'c-(Re|)';
+      const tool = fakeTool('a', tool$);
+      const { it: iteration } = stage({ tools: [tool] });
+      expectObservable(codes(executeOne(iteration, executable(0, tool)))).toBe(expected, {
+        c: 'call a',
+        R: '#0 executed',
+        e: 'a executed',
+      });
+      expectSubscriptions(tool$.subscriptions).toBe(subs);
+    });
+  });
+
+  it("a tool's deadline tears its Observable down before its signal aborts, then fails the slot", () => {
+    const order: string[] = [];
+    const tool = fakeTool(
+      'a',
+      (_args, ctx) => (
+        ctx.signal.addEventListener('abort', () => order.push('aborted')),
+        scheduler.createColdObservable('------(r|)', { r: 'R' }).pipe(finalize(() => order.push('torn down')))
+      ),
+      { timeoutMs: 4 },
+    );
+    scheduler.run(({ expectObservable }) => {
+      const { it: iteration } = stage({ tools: [tool] });
+      expectObservable(codes(executeOne(iteration, executable(0, tool)))).toBe('c---(Re|)', {
+        c: 'call a',
+        R: '#0 failed',
+        e: 'a failed',
+      });
+    });
+    expect(order).toEqual(['torn down', 'aborted']);
   });
 
   it('a slot decided by preparation emits its three values at once and runs nothing', () => {

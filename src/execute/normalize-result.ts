@@ -47,3 +47,11 @@ export function errorMessage(err: unknown): string {
     return 'an error that could not be read';
   }
 }
+
+/** What a tool threw, as `error.type`: its `code` (a ToolLoopError's, e.g. `tool_timeout`), else its class name. */
+export function errorTypeOf(thrown: unknown): string {
+  const code = (thrown as { code?: unknown } | null | undefined)?.code;
+  if (typeof code === 'string' && code.length > 0) return code;
+  if (thrown instanceof Error) return thrown.constructor.name || thrown.name || 'Error';
+  return '_OTHER';
+}

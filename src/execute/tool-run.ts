@@ -1,13 +1,14 @@
-import { asyncScheduler, from, isObservable, take, throwError, timeout, type ObservableInput, type SchedulerAction, type Subscriber, type Subscription } from 'rxjs';
+import { asyncScheduler, from, isObservable, Observable, type ObservableInput, type SchedulerAction, type Subscriber, type Subscription } from 'rxjs';
 import { texts, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { ToolTimeoutError } from '../core/errors.js';
 import type { SlotOutcome, TurnEvent } from '../core/events.js';
 import type { Ingress } from '../core/ingress.js';
 import type { Tool, ToolContext, ToolResult } from '../core/tool.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 import { switchModel } from '../runtime/switch-model.js';
 import { runAfterToolCallHooks } from './after-tool-call-hooks.js';
-import { errorMessage, normalizeResult } from './normalize-result.js';
+import { errorMessage, errorTypeOf, normalizeResult } from './normalize-result.js';
 import { emitToolResult } from './slot-events.js';
 import { slotResult } from './slot-result.js';
 
@@ -33,7 +34,10 @@ export class ToolRun implements ToolContext {
   #start = 0;
   #controller: AbortController | undefined;
   #done = false;
+  /** The subscription to the Observable the tool returned. */
   #sub: Subscription | undefined;
+  /** The deadline's timer. */
+  #timer: Subscription | undefined;
 
   /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
   static readonly #shape = ToolRun.#exemplar();
@@ -90,13 +94,16 @@ export class ToolRun implements ToolContext {
       return;
     }
     if (!observable && !promise) return this.#finishValue(returned);
+    if (observable) this.#subscribe(returned as ObservableInput<unknown>);
+    else this.#awaitPromise(returned as PromiseLike<unknown>);
+    // as RxJS's `timeout` operator does it: the timer starts once the source gave no value
     const timeoutMs = tool.timeoutMs ?? this.#it.resolved.knobs.toolTimeoutMs;
-    if (!observable) return this.#awaitPromise(returned as PromiseLike<unknown>, timeoutMs);
-    this.#subscribe(returned as ObservableInput<unknown>, tool, timeoutMs);
+    if (timeoutMs !== undefined && !this.#done) this.#timer = asyncScheduler.schedule(ToolRun.#expire, timeoutMs, this);
   }
 
   /** Tears the call down (the call's teardown, an `Unsubscribable`): the tool's signal aborts and its late result is ignored. */
   unsubscribe(): void {
+    this.#timer?.unsubscribe();
     this.#sub?.unsubscribe();
     if (this.#done) return;
     this.#done = true;
@@ -104,46 +111,54 @@ export class ToolRun implements ToolContext {
   }
 
   /**
-   * A promise settles straight from its callbacks, by its deadline if it has one (a timer on
-   * RxJS's async scheduler, as the `timeout` operator sets, so marble tests see virtual time); a
-   * settlement after teardown or the deadline is ignored. No Observable, Subscribers or closures
-   * per call: `from(promise)` with `take` and `timeout` doubled a call's cost (bench/RESULTS.md,
-   * "Session 18"). The callbacks are this run's methods, bound: arrow functions made per call
-   * would lose their optimized code at every full GC that finds none of them alive.
+   * A promise settles straight from its callbacks; a settlement after teardown or the deadline
+   * is ignored. The callbacks are this run's methods, bound: arrow functions made per call would
+   * lose their optimized code at every full GC that finds none of them alive (bench/RESULTS.md,
+   * "Session 18").
    */
-  #awaitPromise(promise: PromiseLike<unknown>, timeoutMs: number | undefined): void {
+  #awaitPromise(promise: PromiseLike<unknown>): void {
     try {
       promise.then(this.#fulfilled.bind(this), this.#rejected.bind(this));
     } catch (err) {
       this.#fail(err); // a thenable whose `then` throws
-      return;
     }
-    if (timeoutMs !== undefined && !this.#done) this.#sub = asyncScheduler.schedule(ToolRun.#expire, timeoutMs, this);
   }
 
-  /** The deadline's timer: the call fails with a `ToolTimeoutError`, with which its signal aborts. */
+  /**
+   * An Observable: its first value finishes the call (the call's end tears the subscription
+   * down, as `take(1)` would), its completion without one finishes it with no value. One
+   * Subscriber, callbacks shared by every run: `from(…).pipe(take(1))` with an observer of
+   * closures made five objects per call (bench/RESULTS.md, "Session 18").
+   */
+  #subscribe(returned: ObservableInput<unknown>): void {
+    const source = returned instanceof Observable ? (returned as Observable<unknown>) : from(returned);
+    this.#sub = subscribeStage(source, this.#subscriber, ToolRun.#onValue, ToolRun.#onComplete, ToolRun.#onError, this as ToolRun);
+  }
+
+  static #onValue(this: ToolRun, value: unknown): void {
+    this.#finishValue(value);
+  }
+
+  static #onComplete(this: ToolRun): void {
+    this.#finishValue(undefined);
+  }
+
+  static #onError(this: ToolRun, err: unknown): void {
+    this.#fail(err);
+  }
+
+  /**
+   * The deadline's timer (RxJS's async scheduler, as the `timeout` operator sets it, so marble
+   * tests see virtual time): the tool's Observable is torn down, its signal aborts with a
+   * `ToolTimeoutError`, and the call fails with it.
+   */
   static #expire(this: SchedulerAction<ToolRun>, run?: ToolRun): void {
     if (run === undefined || run.#done) return;
     const tool = run.#call.tool!;
     const err = new ToolTimeoutError(tool.name, tool.timeoutMs ?? run.#it.resolved.knobs.toolTimeoutMs!);
+    run.#sub?.unsubscribe();
     run.#controller?.abort(err);
     run.#fail(err);
-  }
-
-  /** An Observable: its first value finishes the call, by the deadline if it has one. */
-  #subscribe(returned: ObservableInput<unknown>, tool: Tool, timeoutMs: number | undefined): void {
-    let source = from(returned).pipe(take(1));
-    if (timeoutMs !== undefined) {
-      source = source.pipe(timeout({ first: timeoutMs, with: () => throwError(() => new ToolTimeoutError(tool.name, timeoutMs)) }));
-    }
-    this.#sub = source.subscribe({
-      next: (value) => this.#finishValue(value),
-      error: (err: unknown) => {
-        if (err instanceof ToolTimeoutError) this.#controller?.abort(err);
-        this.#fail(err);
-      },
-      complete: () => this.#finishValue(undefined),
-    });
   }
 
   /** `#finishValue` from a promise's callback: what it throws is reported like RxJS reports it. */
@@ -222,14 +237,6 @@ export class ToolRun implements ToolContext {
     }
     subscriber.complete();
   }
-}
-
-/** What a tool threw, as `error.type`: its `code` (a ToolLoopError's, e.g. `tool_timeout`), else its class name. */
-function errorTypeOf(thrown: unknown): string {
-  const code = (thrown as { code?: unknown } | null | undefined)?.code;
-  if (typeof code === 'string' && code.length > 0) return code;
-  if (thrown instanceof Error) return thrown.constructor.name || thrown.name || 'Error';
-  return '_OTHER';
 }
 
 /** Throws `err` from a timer, as RxJS reports an error nobody can take. */

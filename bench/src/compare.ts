@@ -16,19 +16,21 @@ import { loadOurs, ours } from './systems/ours.js';
  * Prints each one's µs per call (CPU and wall) and the paired ratio a ÷ b (> 1: b is faster).
  * `--regime=post-gc` (a gc() before each turn, its sweeping finished first unless `--at-once`; --sizes, --runs) or `--regime=server` (--c=10,100,
  * --turns=5, --runs=5, --warm=1 untimed turns per conversation first; the 150 MB ballast) compares
- * them in those regimes instead. `--tool-timeout=<ms>` runs every call under that deadline (back to
- * back and post-GC).
+ * them in those regimes instead. `--tool-timeout=<ms>` runs every call under that deadline,
+ * `--observable-tool` with a tool that returns an Observable (both: back to back and post-GC).
  */
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const a = option('a');
 if (!a) {
-  console.error('usage: compare.ts --a=<src dir> [--b=<src dir, default src>] [--sizes=…] [--runs=…] [--cap=10000] [--tool-timeout=<ms>]');
+  console.error('usage: compare.ts --a=<src dir> [--b=<src dir, default src>] [--sizes=…] [--runs=…] [--cap=10000] [--tool-timeout=<ms>] [--observable-tool]');
   process.exit(1);
 }
 const b = option('b') ?? 'src';
 const cap = Number(option('cap') ?? 10_000);
 /** `--tool-timeout=<ms>`: every call under that deadline (`knobs.toolTimeoutMs`). */
 const toolTimeoutMs = option('tool-timeout') === undefined ? undefined : Number(option('tool-timeout'));
+/** `--observable-tool`: the tool returns an Observable instead of a promise. */
+const observableTool = process.argv.includes('--observable-tool');
 const libA = await loadOurs(false, resolve(a), `${buildDir}-a`);
 const libB = await loadOurs(false, resolve(b), `${buildDir}-b`);
 const regime = option('regime');
@@ -48,7 +50,7 @@ if (regime === 'server') {
 }
 if (regime === 'post-gc') {
   const sizes = (option('sizes') ?? '1,10,1000').split(',').map(Number);
-  const mk = (lib: typeof libA, label: string) => ours(lib, { label, maxParallelTools: cap, toolTimeoutMs });
+  const mk = (lib: typeof libA, label: string) => ours(lib, { label, maxParallelTools: cap, toolTimeoutMs, observableTool });
   const r = await measurePostGc([mk(libA, 'a'), mk(libB, 'b')], {
     sizes,
     runs: Number(option('runs') ?? 21),
@@ -60,8 +62,8 @@ if (regime === 'post-gc') {
   console.log(`a = ${resolve(a)}\nb = ${resolve(b)}\ncap ${cap}\n\n${postGcTable(r)}`);
   process.exit(0);
 }
-const sysA = ours(libA, { label: 'a', maxParallelTools: cap, toolTimeoutMs });
-const sysB = ours(libB, { label: 'b', maxParallelTools: cap, toolTimeoutMs });
+const sysA = ours(libA, { label: 'a', maxParallelTools: cap, toolTimeoutMs, observableTool });
+const sysB = ours(libB, { label: 'b', maxParallelTools: cap, toolTimeoutMs, observableTool });
 const sizes = (option('sizes') ?? '1,1000,10000').split(',').map(Number);
 const r = await measureOverhead([sysA, sysB], {
   sizes,

@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import { Observable } from 'rxjs';
 import type * as Lib from '../../../src/index.js';
 import type { ModelProvider, ProviderEvent, Tool, ToolObserver } from '../../../src/index.js';
 import type * as Testing from '../../../src/testing/index.js';
@@ -42,6 +42,8 @@ export interface OursOptions {
   readonly maxParallelTools: number;
   /** Sign every execution with an HMAC receipt (when the library has a receipt generator). */
   readonly receipts?: boolean;
+  /** The tool returns an Observable instead of a promise. */
+  readonly observableTool?: boolean;
   /** `knobs.toolTimeoutMs`: every call under that deadline. */
   readonly toolTimeoutMs?: number;
   /** Every guard and observer off (no observer, dedup, loop detection or approval): the loop's own cost. */
@@ -65,8 +67,14 @@ export function benchProvider(ours: OursLib, calls: readonly ScriptedCall[]): Mo
   };
 }
 
-const noopTool = ({ lib }: OursLib): Tool =>
-  lib.defineTool({ name: TOOL_NAME, description: TOOL_DESCRIPTION, parameters: argsSchema, execute: (args) => noop(args) });
+const noopTool = ({ lib }: OursLib, observable = false): Tool =>
+  lib.defineTool({
+    name: TOOL_NAME,
+    description: TOOL_DESCRIPTION,
+    parameters: argsSchema,
+    // the same answer as an Observable: it emits when the promise settles
+    execute: observable ? (args) => new Observable<string>((s) => void noop(args).then((v) => (s.next(v), s.complete()))) : (args) => noop(args),
+  });
 
 /** Whatever guards the library has today, switched on (they are found at run time). */
 function guards({ lib }: OursLib, options: OursOptions) {
@@ -104,7 +112,7 @@ export function ours(loaded: OursLib, options: OursOptions): System {
       const agent = createAgent({
         provider: benchProvider(loaded, scriptedCalls(n)),
         model: 'bench',
-        tools: [noopTool(loaded)],
+        tools: [noopTool(loaded, options.observableTool)],
         observers: options.bare ? [] : [observer],
         knobs: {
           parallelTools: true,

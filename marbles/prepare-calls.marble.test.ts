@@ -1,7 +1,7 @@
-import { from, takeUntil } from 'rxjs';
+import { from, map, takeUntil } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ApprovalManager, backchannelApproval, type ParsedCall, type PreparedCall } from '../src/index.js';
+import { ApprovalManager, backchannelApproval, type ParsedCall, type PreparedCall, type TurnEvent } from '../src/index.js';
 import { collectBatch, fromAbortSignal, prepareCalls, resolveTool, type PrepStep } from '../src/operators.js';
 import { createTestScheduler, fakeTool } from '../src/testing/index.js';
 import { codes, parsedCall, stage } from './operator-harness.js';
@@ -31,6 +31,22 @@ describe('prepareCalls prepares each call in slot order (concatMap), its steps i
       const { it: iteration } = stage({ tools: [fakeTool('a', 'A')] });
       const calls$ = cold('(ab|)', { a: parsedCall(0, 'a'), b: parsedCall(1, 'a') });
       expectObservable(codes(calls$.pipe(prepareCalls(iteration, [resolveTool, slow])))).toBe('---(ab|)', { a: '#0 ready', b: '#1 ready' });
+    });
+  });
+
+  it("a waiting step's events pass, its first call ends it (what it sends later is dropped), and the next step runs", () => {
+    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const { it: iteration } = stage({ tools: [fakeTool('a', 'A')] });
+      const step$ = cold<TurnEvent | 'call'>('-e-c-c|', { e: { type: 'text-delta', iteration: 1, text: 'hm' }, c: 'call' });
+      const waits: PrepStep = (call) => step$.pipe(map((v) => (v === 'call' ? call : v)));
+      const renamed: PrepStep = (call) => ({ ...call, name: 'b' });
+      const slow: PrepStep = (call) => cold<PreparedCall>('---(p|)', { p: call });
+      const calls$ = cold('(a|)', { a: parsedCall(0, 'a') });
+      expectObservable(codes(calls$.pipe(prepareCalls(iteration, [waits, renamed, slow, resolveTool])))).toBe('-e----(a|)', {
+        e: 'text hm',
+        a: '#0 unknown', // renamed to b after the wait: the steps after it ran
+      });
+      expectSubscriptions(step$.subscriptions).toBe('^--!');
     });
   });
 

@@ -5,6 +5,7 @@ import type { SlotOutcome, TurnEvent } from '../core/events.js';
 import type { Ingress } from '../core/ingress.js';
 import type { Tool, ToolContext, ToolResult } from '../core/tool.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
+import { reportLater } from '../runtime/report-later.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 import { switchModel } from '../runtime/switch-model.js';
 import { runAfterToolCallHooks } from './after-tool-call-hooks.js';
@@ -237,11 +238,4 @@ export class ToolRun implements ToolContext {
     }
     subscriber.complete();
   }
-}
-
-/** Throws `err` from a timer, as RxJS reports an error nobody can take. */
-function reportLater(err: unknown): void {
-  setTimeout(() => {
-    throw err;
-  });
 }

@@ -1,9 +1,10 @@
-import { defer, from, isObservable, type Observable, type ObservableInput, of, type OperatorFunction, takeWhile } from 'rxjs';
+import { defer, from, isObservable, Observable, type ObservableInput, of, type OperatorFunction, type Subscriber, type Subscription } from 'rxjs';
 import type { ParsedCall, PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { concatMapInline } from '../runtime/concat-map-inline.js';
-import { continueWith } from '../runtime/continue-with.js';
 import { createPrepContext, isImmediate } from '../runtime/prep-context.js';
+import { StageObservable } from '../runtime/stage-observable.js';
+import { subscribeStage } from '../runtime/stage-subscriber.js';
 import { mayPark, readableSteps } from './build-prep-steps.js';
 import type { IterationContext, PrepContext, PrepStep } from '../runtime/resolved-execution.js';
 import { approvalGate } from './approval-gate.js';
@@ -104,8 +105,10 @@ function prepareFrom(call: PreparedCall, first: number, steps: readonly PrepStep
 
 /**
  * A step that waits: its events, then the call it decided, whose preparation goes on at step
- * `first`. Out of `prepareFrom`'s loop, whose `let i` a closure there would capture: that
- * makes a context per step run, for every call, waiting or not.
+ * `first` (a paused call is the end). `from(waiting).pipe(takeWhile(isTurnEvent, true),
+ * continueWith(…))` as one stage, without their Subscribers and closures per waiting call: the
+ * step's source ends at its first call. Out of `prepareFrom`'s loop, whose `let i` a closure
+ * there would capture: that makes a context per step run, for every call, waiting or not.
  */
 function resumeAfter(
   waiting: ObservableInput<TurnEvent | PreparedCall>,
@@ -113,8 +116,48 @@ function resumeAfter(
   steps: readonly PrepStep[],
   ctx: PrepContext,
 ): Observable<TurnEvent | PreparedCall> {
-  return from(waiting).pipe(
-    takeWhile((value) => isTurnEvent(value), true), // events, then the first call
-    continueWith((decided: PreparedCall) => (decided.paused ? of(decided) : continuePreparation(decided, first, steps, ctx))),
-  );
+  const source = waiting instanceof Observable ? (waiting as Observable<TurnEvent | PreparedCall>) : from(waiting);
+  return new StageObservable(openResume, source, first, { steps, ctx });
+}
+
+/** A waiting step's stage, one per subscription. */
+interface Resume {
+  readonly subscriber: Subscriber<TurnEvent | PreparedCall>;
+  readonly first: number;
+  readonly steps: readonly PrepStep[];
+  readonly ctx: PrepContext;
+  /** The step's source, until its call came. */
+  source: Subscription | undefined;
+  decided: boolean;
+}
+
+function openResume(
+  subscriber: Subscriber<TurnEvent | PreparedCall>,
+  source: Observable<TurnEvent | PreparedCall>,
+  first: number,
+  { steps, ctx }: { steps: readonly PrepStep[]; ctx: PrepContext },
+): void {
+  const state: Resume = { subscriber, first, steps, ctx, source: undefined, decided: false };
+  state.source = subscribeStage(source, subscriber, resumeNext, resumeComplete, undefined, state);
+  if (state.decided) state.source.unsubscribe(); // the call came while the source was being subscribed
+}
+
+function resumeNext(this: Resume, value: TurnEvent | PreparedCall): void {
+  if (this.decided) return; // what a synchronous source sends after its call
+  const { subscriber } = this;
+  if (isTurnEvent(value)) return subscriber.next(value);
+  this.decided = true;
+  this.source?.unsubscribe();
+  const rest = value.paused ? value : prepareFrom(value, this.first, this.steps, this.ctx);
+  if (isObservable(rest)) {
+    rest.subscribe(subscriber);
+    return;
+  }
+  subscriber.next(rest);
+  subscriber.complete();
+}
+
+/** A step that ended without a call drops the call. */
+function resumeComplete(this: Resume): void {
+  if (!this.decided) this.subscriber.complete();
 }

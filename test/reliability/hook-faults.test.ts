@@ -64,6 +64,8 @@ const failingBeforeHooks: [string, BeforeToolCallHook][] = [
   ['returns a decision whose getter throws', () => hostileDecision() as never],
   ['returns a Proxy that throws on every access', () => trapEverything() as never],
   ['resolves to a decision whose getter throws', () => Promise.resolve(hostileDecision() as never)],
+  ['returns a thenable whose then throws', () => ({ then: () => { throw new Error('then broke'); } }) as never],
+  ['returns a thenable that rejects at once, inside then', () => ({ then: (_ok: unknown, fail: (e: Error) => void) => fail(new Error('rejected inside then')) }) as never],
   ['returns an Observable that completes without a value', () => new Observable<never>((s) => s.complete())],
 ];
 

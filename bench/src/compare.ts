@@ -17,12 +17,13 @@ import { loadOurs, ours } from './systems/ours.js';
  * `--regime=post-gc` (a gc() before each turn, its sweeping finished first unless `--at-once`; --sizes, --runs) or `--regime=server` (--c=10,100,
  * --turns=5, --runs=5, --warm=1 untimed turns per conversation first; the 150 MB ballast) compares
  * them in those regimes instead. `--tool-timeout=<ms>` runs every call under that deadline,
- * `--observable-tool` with a tool that returns an Observable (both: back to back and post-GC).
+ * `--observable-tool` with a tool that returns an Observable, `--async-hook` with an async
+ * `beforeToolCall` hook (each: back to back and post-GC).
  */
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const a = option('a');
 if (!a) {
-  console.error('usage: compare.ts --a=<src dir> [--b=<src dir, default src>] [--sizes=…] [--runs=…] [--cap=10000] [--tool-timeout=<ms>] [--observable-tool]');
+  console.error('usage: compare.ts --a=<src dir> [--b=<src dir, default src>] [--sizes=…] [--runs=…] [--cap=10000] [--tool-timeout=<ms>] [--observable-tool] [--async-hook]');
   process.exit(1);
 }
 const b = option('b') ?? 'src';
@@ -31,6 +32,8 @@ const cap = Number(option('cap') ?? 10_000);
 const toolTimeoutMs = option('tool-timeout') === undefined ? undefined : Number(option('tool-timeout'));
 /** `--observable-tool`: the tool returns an Observable instead of a promise. */
 const observableTool = process.argv.includes('--observable-tool');
+/** `--async-hook`: a beforeToolCall hook that answers with a promise. */
+const asyncHook = process.argv.includes('--async-hook');
 const libA = await loadOurs(false, resolve(a), `${buildDir}-a`);
 const libB = await loadOurs(false, resolve(b), `${buildDir}-b`);
 const regime = option('regime');
@@ -50,7 +53,7 @@ if (regime === 'server') {
 }
 if (regime === 'post-gc') {
   const sizes = (option('sizes') ?? '1,10,1000').split(',').map(Number);
-  const mk = (lib: typeof libA, label: string) => ours(lib, { label, maxParallelTools: cap, toolTimeoutMs, observableTool });
+  const mk = (lib: typeof libA, label: string) => ours(lib, { label, maxParallelTools: cap, toolTimeoutMs, observableTool, asyncHook });
   const r = await measurePostGc([mk(libA, 'a'), mk(libB, 'b')], {
     sizes,
     runs: Number(option('runs') ?? 21),
@@ -62,8 +65,8 @@ if (regime === 'post-gc') {
   console.log(`a = ${resolve(a)}\nb = ${resolve(b)}\ncap ${cap}\n\n${postGcTable(r)}`);
   process.exit(0);
 }
-const sysA = ours(libA, { label: 'a', maxParallelTools: cap, toolTimeoutMs, observableTool });
-const sysB = ours(libB, { label: 'b', maxParallelTools: cap, toolTimeoutMs, observableTool });
+const sysA = ours(libA, { label: 'a', maxParallelTools: cap, toolTimeoutMs, observableTool, asyncHook });
+const sysB = ours(libB, { label: 'b', maxParallelTools: cap, toolTimeoutMs, observableTool, asyncHook });
 const sizes = (option('sizes') ?? '1,1000,10000').split(',').map(Number);
 const r = await measureOverhead([sysA, sysB], {
   sizes,

@@ -44,6 +44,8 @@ export interface OursOptions {
   readonly receipts?: boolean;
   /** The tool returns an Observable instead of a promise. */
   readonly observableTool?: boolean;
+  /** A `beforeToolCall` hook that answers with a promise (and changes nothing). */
+  readonly asyncHook?: boolean;
   /** `knobs.toolTimeoutMs`: every call under that deadline. */
   readonly toolTimeoutMs?: number;
   /** Every guard and observer off (no observer, dedup, loop detection or approval): the loop's own cost. */
@@ -122,6 +124,7 @@ export function ours(loaded: OursLib, options: OursOptions): System {
           ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
         },
         ids: counterIds(),
+        ...(options.asyncHook ? { hooks: { beforeToolCall: [async () => undefined] } } : {}),
         ...guards(loaded, options).extra,
       });
       return {

@@ -30,10 +30,12 @@ export const noopLogger: Logger = Object.freeze({ debug: noop, info: noop, warn:
  */
 export function guardedLogger(logger: Logger): Logger {
   if (logger === noopLogger) return logger;
+  const enabled = levelCheck(logger);
   const guard =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (obj: object, msg?: string): void => {
       try {
+        if (enabled !== undefined && !enabled(level)) return; // a line the logger drops is not scrubbed first
         logger[level](scrubValue(obj), msg === undefined ? msg : scrubCredentials(msg));
       } catch {
         // a logger that throws is treated as one that dropped the line
@@ -44,6 +46,7 @@ export function guardedLogger(logger: Logger): Logger {
     info: guard('info'),
     warn: guard('warn'),
     error: guard('error'),
+    ...(enabled ? { isLevelEnabled: enabled } : {}),
     ...(logger.child
       ? {
           child: (bindings: Record<string, unknown>): Logger => {
@@ -55,5 +58,21 @@ export function guardedLogger(logger: Logger): Logger {
           },
         }
       : {}),
+  };
+}
+
+/**
+ * pino's `isLevelEnabled`, when the logger has one, as a function that never throws (a throwing
+ * check counts as enabled: the line goes to the logger, which decides).
+ */
+function levelCheck(logger: Logger): ((level: string) => boolean) | undefined {
+  const check = (logger as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
+  if (typeof check !== 'function') return undefined;
+  return (level) => {
+    try {
+      return check.call(logger, level) !== false;
+    } catch {
+      return true;
+    }
   };
 }

@@ -92,6 +92,24 @@ describe('a pino logger passed to createAgent logs each turn through a child log
     await agent.complete({ message: 'go' });
     expect(lines.map((l) => l.msg)).toEqual(['tool result', 'tool result', 'turn done']);
   });
+
+  it("a logger's isLevelEnabled decides: a line it says it drops never reaches it; a check that throws lets lines through", async () => {
+    const received = (isLevelEnabled: (level: string) => boolean) => {
+      const seen: string[] = [];
+      const record = (level: string) => (_obj: object, msg?: string) => void seen.push(`${level} ${msg}`);
+      const logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error'), isLevelEnabled };
+      return { logger, seen };
+    };
+    const quiet = received((level) => level !== 'debug');
+    await createAgent({ provider: turnScript(), model: 'm', tools: [add, broken], logger: quiet.logger }).complete({ message: 'go' });
+    expect(quiet.seen).toEqual(['info tool result', 'warn tool result', 'info turn done']);
+    const broken$ = received(() => {
+      throw new Error('no level');
+    });
+    await createAgent({ provider: turnScript(), model: 'm', tools: [add, broken], logger: broken$.logger }).complete({ message: 'go' });
+    expect(broken$.seen.filter((line) => line.startsWith('debug')).length).toBeGreaterThan(0);
+    expect(broken$.seen).toContain('info turn done');
+  });
 });
 
 describe('logTurn works with any Logger and passes events through unchanged', () => {

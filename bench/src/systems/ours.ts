@@ -44,6 +44,8 @@ export interface OursOptions {
   readonly receipts?: boolean;
   /** The tool returns an Observable instead of a promise. */
   readonly observableTool?: boolean;
+  /** More of `createAgent`'s configuration (a logger, a tracer), over the rest. */
+  readonly config?: Record<string, unknown>;
   /** A `beforeToolCall` hook that answers with a promise (and changes nothing). */
   readonly asyncHook?: boolean;
   /** `knobs.toolTimeoutMs`: every call under that deadline. */
@@ -126,6 +128,7 @@ export function ours(loaded: OursLib, options: OursOptions): System {
         ids: counterIds(),
         ...(options.asyncHook ? { hooks: { beforeToolCall: [async () => undefined] } } : {}),
         ...guards(loaded, options).extra,
+        ...options.config,
       });
       return {
         async turn() {

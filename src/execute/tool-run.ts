@@ -3,7 +3,7 @@ import { texts, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { ToolTimeoutError } from '../core/errors.js';
 import type { SlotOutcome, TurnEvent } from '../core/events.js';
 import type { Ingress } from '../core/ingress.js';
-import type { Tool, ToolContext, ToolResult } from '../core/tool.js';
+import type { ToolContext, ToolResult } from '../core/tool.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { reportLater } from '../runtime/report-later.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';

@@ -9,6 +9,28 @@ const SECRET_KEY =
 const SHORT_SECRET_KEY = new RegExp(WORD_SECRET_KEYS.map(wordKey).join('|'));
 const isSecretKey = (key: string): boolean => SECRET_KEY.test(key) || SHORT_SECRET_KEY.test(key);
 
+/** A key's facts, as bits: a secret-like key, and one `scrubCredentials` changes (token-shaped). */
+const SECRET = 1;
+const TOKEN_SHAPED = 2;
+/**
+ * The facts of keys seen, remembered: keys repeat (a tool's parameters, a log line's fields) and
+ * each fact costs a regular expression or three. Bounded: short keys only, and no more once it
+ * holds `MAX_KNOWN` (keys a model makes up could be endless; past the bound they are checked
+ * each time, as before).
+ */
+const known = new Map<string, number>();
+const MAX_KNOWN = 1024;
+const MAX_KNOWN_LENGTH = 64;
+
+function factsOf(key: string): number {
+  let facts = known.get(key);
+  if (facts === undefined) {
+    facts = (isSecretKey(key) ? SECRET : 0) | (key.length >= SCRUB_MIN_LENGTH && scrubCredentials(key) !== key ? TOKEN_SHAPED : 0);
+    if (known.size < MAX_KNOWN && key.length <= MAX_KNOWN_LENGTH) known.set(key, facts);
+  }
+  return facts;
+}
+
 const MAX_DEPTH = 12;
 
 /**
@@ -30,7 +52,7 @@ export function scrubValue<T>(value: T): T {
 
 function walk(value: unknown, depth: number, key: string | undefined): unknown {
   if (typeof value === 'string') {
-    if (key !== undefined && value.length >= SCRUB_MIN_LENGTH && isSecretKey(key)) return redactValue(value);
+    if (key !== undefined && value.length >= SCRUB_MIN_LENGTH && (factsOf(key) & SECRET) !== 0) return redactValue(value);
     return scrubCredentials(value);
   }
   if (typeof value !== 'object' || value === null) return value;
@@ -54,7 +76,7 @@ function walk(value: unknown, depth: number, key: string | undefined): unknown {
     const item = (value as Record<string, unknown>)[k];
     const scrubbed = walk(item, depth + 1, k);
     if (scrubbed !== item) (copy ??= { ...(value as Record<string, unknown>) })[k] = scrubbed;
-    if (k.length >= SCRUB_MIN_LENGTH && scrubCredentials(k) !== k) renamed = true;
+    if (k.length >= SCRUB_MIN_LENGTH && (factsOf(k) & TOKEN_SHAPED) !== 0) renamed = true;
   }
   return renamed ? renameKeys(copy ?? (value as Record<string, unknown>)) : (copy ?? value);
 }

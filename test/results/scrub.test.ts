@@ -165,6 +165,19 @@ describe('scrubValue scrubs structured values without touching the original', ()
     expect(input.password).toBe('correct horse battery');
   });
 
+  it('keys are judged the same the first time, the next times, and past the bound of keys remembered', () => {
+    const token = `ghp_${'k'.repeat(36)}`;
+    const once = () => scrubValue({ password: 'correct horse', [token]: 'x', location: 'Oslo, Norway' });
+    const expected = { password: 'corr*[REDACTED]', '[REDACTED]': 'x', location: 'Oslo, Norway' };
+    expect(once()).toEqual(expected);
+    expect(once()).toEqual(expected);
+    // 2,000 keys never seen before (past the bound), then fresh secret and token-shaped keys
+    for (let k = 0; k < 2000; k++) scrubValue({ [`field_${k}_name`]: 'a long enough value' });
+    const fresh = `glpat-${'z'.repeat(20)}`;
+    expect(scrubValue({ db_password_2: 'correct horse', [fresh]: 1 })).toEqual({ db_password_2: 'corr*[REDACTED]', '[REDACTED]': 1 });
+    expect(once()).toEqual(expected);
+  });
+
   it('a clean value is returned as the same object', () => {
     const clean = { a: 1, b: ['x', { c: 'y' }] };
     expect(scrubValue(clean)).toBe(clean);

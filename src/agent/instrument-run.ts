@@ -1,7 +1,7 @@
 import { defer, type Observable } from 'rxjs';
 import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { turnIngress } from '../runtime/turn-context.js';
-import type { TurnInput } from '../core/turn-input.js';
+import { turnInputWith, type TurnInput } from '../core/turn-input.js';
 import type { TurnEvent } from '../core/events.js';
 import { logTurn } from '../observe/log-turn.js';
 import { noopLogger } from '../observe/logger.js';
@@ -35,7 +35,8 @@ export function instrumentRun(
     const ingress = turnIngress(resolved, input);
     const { turnId } = ingress;
     const link = tracer ? new ToolSpanLink() : undefined;
-    let events = run(link ? { ...resolved, runTool: link.runTool } : resolved, { ...input, ingress });
+    // the resolved execution is frozen and made once per agent: its spread keeps one layout (turnInputWith has why that matters)
+    let events = run(link ? { ...resolved, runTool: link.runTool } : resolved, turnInputWith(input, { ingress }));
     if (tracer) {
       const { provider } = resolved;
       events = events.pipe(

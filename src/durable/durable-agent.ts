@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EMPTY, from, type Observable, switchMap } from 'rxjs';
 import type { Agent } from '../agent/create-agent.js';
 import type { TurnEvent } from '../core/events.js';
-import type { TurnInput } from '../core/turn-input.js';
+import { turnInputWith, type TurnInput } from '../core/turn-input.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { ResumeDecision } from '../loop/check-snapshot.js';
 import { DurableStoreError } from './durable-errors.js';
@@ -84,7 +84,7 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
       const tool = agent.resolved.toolScope.deferred.find((t) => t.name === name);
       if (tool) activated.activate(tool);
     }
-    return { ...input, conversationId, history: input.history ?? (await store.history(conversationId)) };
+    return turnInputWith(input, { conversationId, history: input.history ?? (await store.history(conversationId)) });
   };
 
   const runClaimed = (turn: StoredTurn, signal?: AbortSignal, steering?: TurnInput['steering']): Observable<TurnEvent> => {
@@ -108,7 +108,7 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
       );
     }
     return from(prepare(turn.input, turn.conversationId)).pipe(
-      switchMap((input) => agent.run({ ...input, signal, journal, ...(steering ? { steering } : {}) })),
+      switchMap((input) => agent.run(turnInputWith(input, steering ? { signal, journal, steering } : { signal, journal }))),
       persistTurn(target),
     );
   };

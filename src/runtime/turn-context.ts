@@ -64,10 +64,18 @@ function newTurn(resolved: ResolvedAgentExecution, input: TurnInput, ingress: Tu
  */
 export function turnIngress(resolved: { readonly name: string; readonly ids: () => string }, input: Pick<TurnInput, 'ingress'>): TurnIngress {
   const ingress = input.ingress;
-  // the default ingress as one literal, with the spread's keys in its order: a spread that adds
-  // fields takes V8's slow path (bench/RESULTS.md, "Object spread")
+  // literals, not `{ ...ingress, turnId, agentAlias }`: on Node 20 a field added after a spread
+  // of the caller's object takes V8's slow path and a new object layout every turn, which every
+  // inline cache reading the ingress then misses (bench/RESULTS.md, "Object spread", "Session 18")
   if (ingress === undefined) return { channel: 'cli', turnId: resolved.ids(), agentAlias: resolved.name };
-  return { ...ingress, turnId: ingress.turnId ?? resolved.ids(), agentAlias: ingress.agentAlias ?? resolved.name };
+  const out: { -readonly [K in keyof TurnIngress]: TurnIngress[K] } = {
+    channel: ingress.channel,
+    turnId: ingress.turnId ?? resolved.ids(),
+    agentAlias: ingress.agentAlias ?? resolved.name,
+  };
+  if (ingress.replyTarget !== undefined) out.replyTarget = ingress.replyTarget;
+  if (ingress.parentAgentAlias !== undefined) out.parentAgentAlias = ingress.parentAgentAlias;
+  return out;
 }
 
 /** A class, so every turn's context has one shape (bench/RESULTS.md, "Classes for long-lived records"). */

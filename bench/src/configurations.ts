@@ -7,7 +7,7 @@ import type { PreparedSystem } from './workload.js';
  * What each way of configuring an agent costs per call: our system (systems/ours.ts: cap 8, an
  * observer and every guard on) as it is, and with one thing a user adds — a deadline on every
  * call, a tool that answers with an Observable (with and without a deadline), a synchronous or
- * an async `beforeToolCall` hook, a logger at level info (pino's interface; it drops every
+ * an async `beforeToolCall` hook, an ingress in each turn's input, a logger at level info (pino's interface; it drops every
  * line, so what is measured is ours), an OpenTelemetry tracer (the SDK's BasicTracerProvider,
  * spans dropped at their end). Interleaved in one process, CPU µs per call, medians:
  *
@@ -32,6 +32,7 @@ const configurations: [string, Partial<OursOptions>][] = [
   ['a tool answering with an Observable', { observableTool: true }],
   ['… and a deadline', { observableTool: true, toolTimeoutMs: 60_000 }],
   ['an async beforeToolCall hook', { asyncHook: true }],
+  ["the caller's ingress (a channel)", { ingress: true }],
   ['a logger at level info', { config: { logger: infoLogger } }],
   ['an OpenTelemetry tracer', { config: { tracer } }],
 ];

@@ -46,6 +46,8 @@ export interface OursOptions {
   readonly observableTool?: boolean;
   /** More of `createAgent`'s configuration (a logger, a tracer), over the rest. */
   readonly config?: Record<string, unknown>;
+  /** Each turn's input carries an ingress (a web channel), as an app's would. */
+  readonly ingress?: boolean;
   /** A `beforeToolCall` hook that answers with a promise (and changes nothing). */
   readonly asyncHook?: boolean;
   /** `knobs.toolTimeoutMs`: every call under that deadline. */
@@ -132,7 +134,7 @@ export function ours(loaded: OursLib, options: OursOptions): System {
       });
       return {
         async turn() {
-          const outcome = await agent.complete({ message: 'go' });
+          const outcome = await agent.complete(options.ingress ? { message: 'go', ingress: { channel: 'web', replyTarget: 'thread-1' } } : { message: 'go' });
           if (outcome.text !== FINAL_TEXT) throw new Error(`ours: unexpected answer ${JSON.stringify(outcome.text)}`);
         },
       };

@@ -11,30 +11,15 @@ describe('executeOne runs one prepared call: its tool-call event, then its resul
     scheduler = createTestScheduler(expect);
   });
 
-  it('opens the call right before the tool starts and closes it when the tool answers', () => {
+  it.each([
+    ['opens the call right before the tool starts and closes it when the tool answers', '---(r|)', '^--!', 'c--(Re|)'],
+    ["counts a tool's Observable with its first value and tears it down with it, as take(1) would", '--r--s--t--|', '^-!', 'c-(Re|)'],
+  ])('%s', (_title, tool, subs, expected) => {
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const tool$ = cold('---(r|)', { r: 'R' });
-      const subs =       '^--!   ';
-      const expected =   'c--(Re|)';
-      const tool = fakeTool('a', tool$);
-      const { it: iteration } = stage({ tools: [tool] });
-      expectObservable(codes(executeOne(iteration, executable(0, tool)))).toBe(expected, {
-        c: 'call a',
-        R: '#0 executed',
-        e: 'a executed',
-      });
-      expectSubscriptions(tool$.subscriptions).toBe(subs);
-    });
-  });
-
-  it("a tool's Observable counts with its first value and is torn down with it, as take(1) would", () => {
-    scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
-      const tool$ = cold('--a--b--c--|', { a: 'A', b: 'B', c: 'C' });
-      const subs =       '^-!         ';
-      const expected =   'c-(Re|)';
-      const tool = fakeTool('a', tool$);
-      const { it: iteration } = stage({ tools: [tool] });
-      expectObservable(codes(executeOne(iteration, executable(0, tool)))).toBe(expected, {
+      const tool$ = cold(tool, { r: 'R', s: 'S', t: 'T' });
+      const fake = fakeTool('a', tool$);
+      const { it: iteration } = stage({ tools: [fake] });
+      expectObservable(codes(executeOne(iteration, executable(0, fake)))).toBe(expected, {
         c: 'call a',
         R: '#0 executed',
         e: 'a executed',

@@ -71,20 +71,27 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
     return tool;
   };
 
-  const body = (req: ProviderRequest) => ({
-    ...opts.params,
-    model: req.model,
-    messages: req.messages,
-    ...(req.tools && req.tools.length > 0 ? { tools: req.tools.map(toolOf) } : {}),
-    ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-  });
+  /**
+   * The request's body: `params`, then the request's fields, then `stream` and its options, in
+   * that order, built by stores rather than `{ ...params, model, … }`: on Node 20 fields added
+   * after a spread give each body a new object layout, so the client's inline caches reading it
+   * miss on every request (bench/RESULTS.md, "Session 18").
+   */
+  const body = (req: ProviderRequest, stream: boolean): Record<string, unknown> => {
+    const { params } = opts;
+    // Object.assign sets an own `__proto__` key as the prototype: such params keep the spread
+    const out: Record<string, unknown> = params === undefined ? {} : Object.hasOwn(params, '__proto__') ? { ...params } : Object.assign({}, params);
+    out.model = req.model;
+    out.messages = req.messages;
+    if (req.tools && req.tools.length > 0) out.tools = req.tools.map(toolOf);
+    if (req.temperature !== undefined) out.temperature = req.temperature;
+    out.stream = stream;
+    if (stream && includeUsage) out.stream_options = { include_usage: true };
+    return out;
+  };
 
   async function streamInto(req: ProviderRequest, controller: AbortController, subscriber: Subscriber<ProviderEvent>): Promise<void> {
-    const params: OpenAIChatStreamingBody = {
-      ...body(req),
-      stream: true,
-      ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
-    };
+    const params = body(req, true) as unknown as OpenAIChatStreamingBody;
     let stream: AsyncIterable<OpenAIChatChunk>;
     try {
       stream = await withFirstFailure(client, controller.signal, (options) => client.chat.completions.create(params, options));
@@ -120,7 +127,7 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
   }
 
   async function requestInto(req: ProviderRequest, controller: AbortController, subscriber: Subscriber<ProviderEvent>): Promise<void> {
-    const params: OpenAIChatNonStreamingBody = { ...body(req), stream: false };
+    const params = body(req, false) as unknown as OpenAIChatNonStreamingBody;
     let completion: OpenAIChatCompletion;
     try {
       completion = await withFirstFailure(client, controller.signal, (options) => client.chat.completions.create(params, options));

@@ -10,7 +10,7 @@ const root = new URL('../../', import.meta.url).pathname;
 // ingress }`) made a new object layout every turn, which every inline cache reading it then
 // missed (bench/RESULTS.md, "Session 18"). Run from the sources, under the machine's Node.
 const probe = `
-  const { createAgent, defineTool } = await import('./src/index.ts');
+  const { createAgent, defineTool, openAIChatProvider } = await import('./src/index.ts');
   const { scriptedModel } = await import('./src/testing/index.ts');
   const { turnInputWith } = await import('./src/core/turn-input.ts');
   const { z } = await import('zod');
@@ -20,21 +20,46 @@ const probe = `
     const agent = createAgent({ provider: scriptedModel([{ toolCalls: [{ name: 'probe', arguments: {} }] }, { text: 'done' }]), model: 'm', tools: [probe] });
     await agent.complete({ message: 'turn ' + k, ingress: { channel: 'web', replyTarget: 'thread-' + k } });
   }
+  // the body of each request to an OpenAI-compatible client, streaming and not
+  const bodies = { stream: [], once: [] };
+  const completion = { choices: [{ message: { content: 'hi' }, finish_reason: 'stop' }] };
+  const chunks = async function* () { yield { choices: [{ delta: { content: 'hi' }, finish_reason: 'stop' }] }; };
+  const client = { chat: { completions: { create: async (body) => (body.stream ? (bodies.stream.push(body), chunks()) : (bodies.once.push(body), completion)) } } };
+  for (const stream of [true, false]) {
+    const provider = openAIChatProvider(client, { stream, params: { max_tokens: 64 } });
+    for (let k = 0; k < 30; k++) await createAgent({ provider, model: 'm', tools: [], temperature: 0.5 }).complete({ message: 'turn ' + k });
+  }
   const copies = [];
   for (let k = 0; k < 30; k++) copies.push(turnInputWith({ message: 'turn ' + k }, { ingress: { channel: 'web' } }));
   // past the first few copies: V8's copy takes its fast path (and made new layouts) from about the tenth on
   const same = (list) => list.slice(-20).every((o) => %HaveSameMap(o, list.at(-1)));
-  console.log(JSON.stringify({ ingress: same(seen), ingresses: seen.length, input: same(copies), fields: copies[0] }));
+  console.log(JSON.stringify({
+    ingress: same(seen), ingresses: seen.length, input: same(copies), fields: copies[0],
+    bodies: [same(bodies.stream), same(bodies.once)], body: [bodies.stream[0], bodies.once[0]],
+  }));
 `;
 
 describe("what a turn copies from the caller's input keeps one object layout from turn to turn", () => {
-  it("the turn's ingress (with its id and alias added) and the input copy telemetry makes (turnInputWith)", async () => {
+  it("the turn's ingress (with its id and alias added), the input copy telemetry makes (turnInputWith), each OpenAI request's body", async () => {
     const { stdout } = await run(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', probe], { cwd: root });
-    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as { ingress: boolean; ingresses: number; input: boolean; fields: Record<string, unknown> };
+    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      ingress: boolean;
+      ingresses: number;
+      input: boolean;
+      fields: Record<string, unknown>;
+      bodies: boolean[];
+      body: Record<string, unknown>[];
+    };
     expect(out.ingresses).toBe(30);
     expect(out.ingress).toBe(true);
     expect(out.input).toBe(true);
     expect(out.fields).toEqual({ message: 'turn 0', ingress: { channel: 'web' } });
+    expect(out.bodies).toEqual([true, true]);
+    // the params first, then the request's fields, then stream and its options, as the spreads had them
+    expect(out.body.map((b) => Object.keys(b))).toEqual([
+      ['max_tokens', 'model', 'messages', 'temperature', 'stream', 'stream_options'],
+      ['max_tokens', 'model', 'messages', 'temperature', 'stream'],
+    ]);
   }, 60_000);
 });
 

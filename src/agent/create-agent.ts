@@ -108,6 +108,7 @@ export interface Agent {
 export function createAgent(config: AgentConfig): Agent {
   if (!config.provider) throw new ConfigurationError('createAgent needs a provider.');
   if (!config.model) throw new ConfigurationError('createAgent needs a model name.');
+  if (!Array.isArray(config.tools)) throw new ConfigurationError('createAgent needs tools: an array of tools ([] for none).');
   const toolScope = resolveToolScope(config);
   const resolved: ResolvedAgentExecution = Object.freeze({
     name: config.name ?? 'agent',

@@ -2,7 +2,7 @@ import { type MonoTypeOperatorFunction, Observable } from 'rxjs';
 import { scrubCredentials } from '../results/scrub.js';
 import { scrubValue } from '../results/scrub-value.js';
 import type { TurnEvent } from '../core/events.js';
-import type { Logger } from './logger.js';
+import { levelCheck, type Logger } from './logger.js';
 
 /** Who the turn's log lines belong to (bound on the turn's child logger). */
 export interface LogTurnOptions {
@@ -37,7 +37,7 @@ export function logTurn(logger: Logger, options: LogTurnOptions): MonoTypeOperat
       const bindings: Record<string, unknown> = { turnId: options.turnId };
       if (options.agent !== undefined) bindings.agent = options.agent;
       const log = logger.child ? logger.child(bindings) : withBindings(logger, bindings);
-      const debug = isDebugEnabled(log);
+      const debug = levelCheck(log)?.('debug') ?? true;
       let done = false;
       const safely = (action: () => void): void => {
         try {
@@ -122,12 +122,6 @@ function logEvent(log: Logger, event: TurnEvent, debug: boolean): void {
  */
 function preview(output: string): string {
   return scrubCredentials(output.length > PREVIEW_WINDOW ? output.slice(0, PREVIEW_WINDOW) : output).slice(0, PREVIEW_CHARS);
-}
-
-/** pino's `isLevelEnabled`, when the logger has one. */
-function isDebugEnabled(log: Logger): boolean {
-  const check = (log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
-  return typeof check === 'function' ? check.call(log, 'debug') : true;
 }
 
 /** A Logger without `child`: bindings merged into every line. */

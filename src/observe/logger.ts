@@ -64,8 +64,13 @@ export function guardedLogger(logger: Logger): Logger {
 /**
  * pino's `isLevelEnabled`, when the logger has one, as a function that never throws (a throwing
  * check counts as enabled: the line goes to the logger, which decides).
+ *
+ * @example
+ * ```ts
+ * const debug = levelCheck(logger)?.('debug') ?? true;
+ * ```
  */
-function levelCheck(logger: Logger): ((level: string) => boolean) | undefined {
+export function levelCheck(logger: Logger): ((level: string) => boolean) | undefined {
   const check = (logger as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
   if (typeof check !== 'function') return undefined;
   return (level) => {

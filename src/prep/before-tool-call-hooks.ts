@@ -1,6 +1,7 @@
 import { catchError, defaultIfEmpty, from, isObservable, mergeMap, type Observable, type ObservableInput, of, type Subscriber, take } from 'rxjs';
 import type { PreparedCall } from '../core/calls.js';
 import type { BeforeToolCallHook } from '../core/hooks.js';
+import { finishWith } from '../runtime/finish-with.js';
 import { hookCall } from '../runtime/hook-call.js';
 import { reportLater } from '../runtime/report-later.js';
 import { StageObservable } from '../runtime/stage-observable.js';
@@ -106,13 +107,7 @@ class HookAnswer {
     const { hooks, index, at, ctx } = this.waiting;
     try {
       const next = safeDecision(at, decision, ctx, index);
-      const rest = next.filled ? next : runHooks(hooks, index + 1, next, ctx);
-      if (isObservable(rest)) {
-        rest.subscribe(subscriber);
-        return;
-      }
-      subscriber.next(rest);
-      subscriber.complete();
+      finishWith(subscriber, next.filled ? next : runHooks(hooks, index + 1, next, ctx));
     } catch (err) {
       reportLater(err); // from a promise's callback: not an unhandled rejection
     }

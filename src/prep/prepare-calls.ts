@@ -2,6 +2,7 @@ import { defer, from, isObservable, Observable, type ObservableInput, of, type O
 import type { ParsedCall, PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { concatMapInline } from '../runtime/concat-map-inline.js';
+import { finishWith } from '../runtime/finish-with.js';
 import { createPrepContext, isImmediate } from '../runtime/prep-context.js';
 import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
@@ -148,13 +149,7 @@ function resumeNext(this: Resume, value: TurnEvent | PreparedCall): void {
   if (isTurnEvent(value)) return subscriber.next(value);
   this.decided = true;
   this.source?.unsubscribe();
-  const rest = value.paused ? value : prepareFrom(value, this.first, this.steps, this.ctx);
-  if (isObservable(rest)) {
-    rest.subscribe(subscriber);
-    return;
-  }
-  subscriber.next(rest);
-  subscriber.complete();
+  finishWith(subscriber, value.paused ? value : prepareFrom(value, this.first, this.steps, this.ctx));
 }
 
 /** A step that ended without a call drops the call. */

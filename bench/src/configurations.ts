@@ -1,4 +1,7 @@
 import { BasicTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './build-ours.js';
 import { median } from './measure.js';
 import { loadOurs, ours, type OursOptions } from './systems/ours.js';
 import type { PreparedSystem } from './workload.js';
@@ -9,7 +12,8 @@ import type { PreparedSystem } from './workload.js';
  * call, a tool that answers with an Observable (with and without a deadline), a synchronous or
  * an async `beforeToolCall` hook, an ingress in each turn's input, a logger at level info (pino's interface; it drops every
  * line, so what is measured is ours), an OpenTelemetry tracer (the SDK's BasicTracerProvider,
- * spans dropped at their end). Interleaved in one process, CPU µs per call, medians:
+ * spans dropped at their end), a tool that answers with a source file (8 KB of code, scrubbed
+ * for the `tool-result` event). Interleaved in one process, CPU µs per call, medians:
  *
  *   node --expose-gc --import tsx bench/src/configurations.ts [--sizes=3,1000] [--rounds=15] [--src=<dir>]
  *
@@ -26,6 +30,9 @@ const infoLogger = { isLevelEnabled: (level: string) => level !== 'debug', debug
 const dropSpans: SpanProcessor = { onStart: drop, onEnd: drop, forceFlush: async () => {}, shutdown: async () => {} };
 const tracer = new BasicTracerProvider({ spanProcessors: [dropSpans] }).getTracer('bench');
 
+/** What a coding agent's tool answers: one of this repository's own source files. */
+const sourceFile = readFileSync(join(repoRoot, 'src', 'agent', 'create-agent.ts'), 'utf8');
+
 const configurations: [string, Partial<OursOptions>][] = [
   ['as it is', {}],
   ['a deadline (toolTimeoutMs)', { toolTimeoutMs: 60_000 }],
@@ -35,6 +42,7 @@ const configurations: [string, Partial<OursOptions>][] = [
   ["the caller's ingress (a channel)", { ingress: true }],
   ['a logger at level info', { config: { logger: infoLogger } }],
   ['an OpenTelemetry tracer', { config: { tracer } }],
+  [`a tool answering with a source file (${(sourceFile.length / 1024).toFixed(1)} KB)`, { toolOutput: sourceFile }],
 ];
 
 console.log(`| configuration | ${sizes.map((n) => `N=${n}: µs/call | ÷ as it is`).join(' | ')} |\n|---|${sizes.map(() => '---:|---:').join('|')}|`);

@@ -117,7 +117,16 @@ export const URL_PASSWORD_RULE = '(?<up>\\b[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\\s:
  * What any rule needs: a secret key word (every keyed rule needs one before its `:` or `=`),
  * `://` (URLs), `:AA` (Telegram bot tokens), `sig=` (Azure SAS) or a token prefix. Strings
  * without any cannot hold a secret we redact, so `scrubCredentials` returns them untouched
- * without running the full pattern — e.g. JSON arguments like `{"path":"a.txt"}`.
+ * without running the full pattern — e.g. JSON arguments like `{"path":"a.txt"}` — and in
+ * other strings tries the full pattern only near them (`ANCHOR_REACH`).
  */
 export const MAYBE_SECRET =
   /authoriz|token|key|pass|pwd|secret|credential|session|:\/\/|:AA|sig=|sk-|gh[pousr]_|github_pat|gl[a-z]{1,3}-|xox|_live_|_test_|whsec|AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA|AIza|GOCSPX|ya29|eyJ|npm_|hf_|SK[0-9a-f]|SG\.|_v1_|shp|dapi|pypi-|lin_|key-|BEGIN|bearer|cookie/i;
+
+/**
+ * How far after its own start a match of any rule can hold the first of `MAYBE_SECRET`'s words:
+ * 21 characters, for a URL whose scheme is 21 characters long before its `://`; the key words of
+ * the keyed rules, the token prefixes and the rest come sooner (`shared_access_key`'s `key` 14
+ * characters in). A rule added with a word farther from its start must raise this.
+ */
+export const ANCHOR_REACH = 21;

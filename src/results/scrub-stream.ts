@@ -1,4 +1,4 @@
-import { MAYBE_SECRET } from './scrub-rules.js';
+import { nextRuleWord } from './rule-words.js';
 import { scrubCredentials } from './scrub.js';
 
 /** Scrubs text that arrives in chunks (`scrubStream`). */
@@ -13,7 +13,6 @@ export interface StreamScrubber {
 const MAX_HOLD = 20_000;
 /** How far back a secret-like word still holds its line. */
 const LOOK_BACK = 1024;
-const HINT = new RegExp(MAYBE_SECRET.source, 'gi');
 const OPEN_PEM = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY/g;
 const END_PEM = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 
@@ -56,9 +55,8 @@ function safeCut(text: string): number {
   let cut = lastWhitespaceEnd(text);
   const lineStart = text.lastIndexOf('\n', cut - 1) + 1;
   const from = Math.max(lineStart, cut - LOOK_BACK);
-  HINT.lastIndex = from;
-  const hint = HINT.exec(text);
-  if (hint !== null && hint.index < cut) cut = Math.min(cut, Math.max(lineStart, lastWhitespaceEnd(text.slice(0, hint.index))));
+  const hint = nextRuleWord(text, from);
+  if (hint >= 0 && hint < cut) cut = Math.min(cut, Math.max(lineStart, lastWhitespaceEnd(text.slice(0, hint))));
   const pem = openPemStart(text.slice(0, cut));
   if (pem >= 0) cut = Math.min(cut, pem);
   if (cut === 0 && text.length > MAX_HOLD) cut = text.length - LOOK_BACK;

@@ -1,4 +1,5 @@
-import { KEYED_RULES, MAYBE_SECRET, TOKEN_SHAPES, URL_PASSWORD_RULE } from './scrub-rules.js';
+import { nextRuleWord } from './rule-words.js';
+import { ANCHOR_REACH, KEYED_RULES, TOKEN_SHAPES, URL_PASSWORD_RULE } from './scrub-rules.js';
 
 /** Shorter than this, a text is never scrubbed, nor a key renamed, nor a secret key's value redacted. */
 export const SCRUB_MIN_LENGTH = 8;
@@ -6,28 +7,42 @@ export const SCRUB_MIN_LENGTH = 8;
 /** What a redacted value is replaced with. */
 export const REDACTED = '[REDACTED]';
 
-/** One pass over the text: the first rule that matches at a position wins (keyed rules first). */
-const ALL = new RegExp(
-  [
-    `(?<pem>${TOKEN_SHAPES.privateKeyBlock})`,
-    KEYED_RULES.cookieHeader,
-    KEYED_RULES.keyValue,
-    KEYED_RULES.bearer,
-    URL_PASSWORD_RULE,
-    ...Object.entries(TOKEN_SHAPES)
-      .filter(([name]) => name !== 'privateKeyBlock')
-      .map(([, source]) => `(?:${source})`),
-  ].join('|'),
-  'g',
-);
+/**
+ * Every rule as one pattern's source: the first rule that matches at a position wins (keyed rules
+ * first). Scrubbing gives what `text.replace(new RegExp(ALL_RULES, 'g'), …)` would, trying the
+ * pattern only near `MAYBE_SECRET`'s words.
+ */
+export const ALL_RULES = [
+  `(?<pem>${TOKEN_SHAPES.privateKeyBlock})`,
+  KEYED_RULES.cookieHeader,
+  KEYED_RULES.keyValue,
+  KEYED_RULES.bearer,
+  URL_PASSWORD_RULE,
+  ...Object.entries(TOKEN_SHAPES)
+    .filter(([name]) => name !== 'privateKeyBlock')
+    .map(([, source]) => `(?:${source})`),
+].join('|');
+
+/** The rules tried at one position (sticky). */
+const AT = new RegExp(ALL_RULES, 'y');
 
 type Groups = Partial<Record<'pem' | 'ck' | 'cv' | 'kk' | 'ke' | 'kev' | 'kq' | 'kqv' | 'ks' | 'kv' | 'bk' | 'bv' | 'up' | 'uv', string>>;
 
 /** A secret value, as rendered: its first 4 characters then `*[REDACTED]`. */
 export const redactValue = (value: string): string => `${value.slice(0, 4)}*${REDACTED}`;
 
-function replace(match: string, ...rest: unknown[]): string {
-  const g = rest[rest.length - 1] as Groups;
+/**
+ * What a match of `ALL_RULES` becomes: a keyed value keeps its key and its first 4 characters, a
+ * URL all but its password, a token shape or a private key block nothing.
+ *
+ * @example
+ * ```ts
+ * redaction(new RegExp(ALL_RULES).exec('token=abcd1234efgh')!); // 'token=abcd*[REDACTED]'
+ * ```
+ */
+export function redaction(found: RegExpExecArray): string {
+  const match = found[0];
+  const g = found.groups as Groups;
   if (g.kev !== undefined) return `${g.kk}${g.ke}${redactValue(g.kev)}`;
   if (g.kqv !== undefined) return `${g.kk}${g.kq}${redactValue(g.kqv)}`;
   if (g.kv !== undefined) return `${g.kk}${g.ks}${redactValue(g.kv)}`;
@@ -53,6 +68,25 @@ function replace(match: string, ...rest: unknown[]): string {
  * ```
  */
 export function scrubCredentials(text: string): string {
-  if (text.length < SCRUB_MIN_LENGTH || !MAYBE_SECRET.test(text)) return text;
-  return text.replace(ALL, replace);
+  if (text.length < SCRUB_MIN_LENGTH) return text;
+  let at = nextRuleWord(text, 0);
+  if (at < 0) return text;
+  let out = '';
+  let copied = 0; // text before this is in `out`
+  let from = 0; // no match starts before this: tried, or inside a match
+  while (at >= 0) {
+    // a match holds a rule word at most ANCHOR_REACH characters after its start: try each start up to this word
+    let start = Math.max(from, at - ANCHOR_REACH);
+    for (; start <= at; start++) {
+      AT.lastIndex = start;
+      const found = AT.exec(text);
+      if (found === null) continue;
+      out += text.slice(copied, start) + redaction(found);
+      copied = start + found[0].length;
+      break;
+    }
+    from = start <= at ? Math.max(copied, start + 1) : at + 1;
+    at = nextRuleWord(text, from);
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }

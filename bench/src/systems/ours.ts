@@ -52,6 +52,8 @@ export interface OursOptions {
   readonly asyncHook?: boolean;
   /** `knobs.toolTimeoutMs`: every call under that deadline. */
   readonly toolTimeoutMs?: number;
+  /** What the tool answers instead of its short text (a file's content, say). */
+  readonly toolOutput?: string;
   /** Every guard and observer off (no observer, dedup, loop detection or approval): the loop's own cost. */
   readonly bare?: boolean;
 }
@@ -73,13 +75,17 @@ export function benchProvider(ours: OursLib, calls: readonly ScriptedCall[]): Mo
   };
 }
 
-const noopTool = ({ lib }: OursLib, observable = false): Tool =>
+const noopTool = ({ lib }: OursLib, observable = false, output?: string): Tool =>
   lib.defineTool({
     name: TOOL_NAME,
     description: TOOL_DESCRIPTION,
     parameters: argsSchema,
     // the same answer as an Observable: it emits when the promise settles
-    execute: observable ? (args) => new Observable<string>((s) => void noop(args).then((v) => (s.next(v), s.complete()))) : (args) => noop(args),
+    execute: observable
+      ? (args) => new Observable<string>((s) => void noop(args).then((v) => (s.next(v), s.complete())))
+      : output === undefined
+        ? (args) => noop(args)
+        : (args) => noop(args).then(() => output),
   });
 
 /** Whatever guards the library has today, switched on (they are found at run time). */
@@ -118,7 +124,7 @@ export function ours(loaded: OursLib, options: OursOptions): System {
       const agent = createAgent({
         provider: benchProvider(loaded, scriptedCalls(n)),
         model: 'bench',
-        tools: [noopTool(loaded, options.observableTool)],
+        tools: [noopTool(loaded, options.observableTool, options.toolOutput)],
         observers: options.bare ? [] : [observer],
         knobs: {
           parallelTools: true,

@@ -1,0 +1,97 @@
+import { MAYBE_SECRET } from './scrub-rules.js';
+
+/**
+ * Finds `MAYBE_SECRET`'s words in a text about four times faster than the regular expression
+ * alone (bench/RESULTS.md, "Session 19"): each position's next three characters, folded to a small
+ * class each, index a table of the three-character starts a word can have, and only where the
+ * table says so does the expression confirm a word. Every word has at least three characters.
+ */
+
+/**
+ * `CLASS`: an ASCII character's class, 0 when no word has it among its first three characters
+ * (letters folded, as the expression ignores case); `STARTS`: the three-class starts a word can
+ * have, indexed `a << 12 | b << 6 | c`.
+ */
+const { CLASS, STARTS } = buildTables();
+/** Confirms a word at one position. */
+const WORD = new RegExp(MAYBE_SECRET.source, 'iy');
+
+/**
+ * The index of the first of `MAYBE_SECRET`'s words in `text` at or after `from`, or -1.
+ *
+ * @example
+ * ```ts
+ * nextRuleWord('a token here', 0); // 2
+ * nextRuleWord('a token here', 3); // -1
+ * ```
+ */
+export function nextRuleWord(text: string, from: number): number {
+  const end = text.length - 2;
+  if (from >= end) return -1;
+  let start = (classOf(text.charCodeAt(from)) << 6) | classOf(text.charCodeAt(from + 1));
+  for (let i = from; i < end; i++) {
+    start = ((start << 6) | classOf(text.charCodeAt(i + 2))) & 0x3ffff;
+    if (STARTS[start] === 0) continue;
+    WORD.lastIndex = i;
+    if (WORD.test(text)) return i;
+  }
+  return -1;
+}
+
+const classOf = (code: number): number => (code < 128 ? CLASS[code] : 0);
+
+/**
+ * The characters each of a word's first three places accepts, from its source: a literal, an
+ * escaped literal (`\/`, `\.`) or a class with ranges (`[pousr]`, `[a-z]`, `[0-9a-f]`). A
+ * quantifier after the third place does not matter; one before it (or any other syntax there) is
+ * refused when the module loads, so a new word that this reading cannot take fails every test.
+ */
+function firstPlaces(word: string): string[][] {
+  const places: string[][] = [];
+  let i = 0;
+  while (places.length < 3) {
+    const c = word[i];
+    if (c === undefined || '(){}*+?|^$'.includes(c)) throw new Error(`rule word ${word}: cannot read its first three characters`);
+    if (c === '\\') {
+      places.push([word[i + 1]]);
+      i += 2;
+    } else if (c === '[') {
+      const close = word.indexOf(']', i);
+      const chars: string[] = [];
+      for (let k = i + 1; k < close; k++) {
+        if (word[k + 1] === '-' && k + 2 < close) {
+          for (let code = word.charCodeAt(k); code <= word.charCodeAt(k + 2); code++) chars.push(String.fromCharCode(code));
+          k += 2;
+        } else chars.push(word[k]);
+      }
+      places.push(chars);
+      i = close + 1;
+    } else {
+      places.push([c]);
+      i += 1;
+    }
+  }
+  return places;
+}
+
+function buildTables(): { CLASS: Uint8Array; STARTS: Uint8Array } {
+  const CLASS = new Uint8Array(128);
+  const STARTS = new Uint8Array(1 << 18);
+  const words = MAYBE_SECRET.source.split('|').map(firstPlaces);
+  let next = 1;
+  const fold = (ch: string) => ch.toLowerCase().charCodeAt(0);
+  for (const places of words) {
+    for (const chars of places) {
+      for (const ch of chars) {
+        const code = fold(ch);
+        if (code >= 128) throw new Error(`rule word character ${ch} is not ASCII`);
+        if (CLASS[code] === 0) CLASS[code] = CLASS[ch.toUpperCase().charCodeAt(0)] = next++;
+      }
+    }
+  }
+  if (next > 64) throw new Error('rule words use more than 63 distinct characters');
+  for (const [a, b, c] of words) {
+    for (const x of a) for (const y of b) for (const z of c) STARTS[(CLASS[fold(x)] << 12) | (CLASS[fold(y)] << 6) | CLASS[fold(z)]] = 1;
+  }
+  return { CLASS, STARTS };
+}

@@ -43,6 +43,8 @@ const configurations: [string, Partial<OursOptions>][] = [
   ['a logger at level info', { config: { logger: infoLogger } }],
   ['an OpenTelemetry tracer', { config: { tracer } }],
   [`a tool answering with a source file (${(sourceFile.length / 1024).toFixed(1)} KB)`, { toolOutput: sourceFile }],
+  [`calls whose arguments carry that file`, { argsText: sourceFile }],
+  ['50 more tools defined (not called)', { moreTools: 50 }],
 ];
 
 console.log(`| configuration | ${sizes.map((n) => `N=${n}: µs/call | ÷ as it is`).join(' | ')} |\n|---|${sizes.map(() => '---:|---:').join('|')}|`);

@@ -14,17 +14,21 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * The common case, tool arguments like `{"path":"a.txt","limit":10}` with keys already in
- * order, is written here exactly as `JSON.stringify` writes it (strings that need escaping go
- * to it): no key array, no sort. `JSON.stringify` itself is a call into V8's runtime that
- * costs twice this writer's instructions for such objects; the writer leaves ~90 bytes of
- * intermediate strings per call instead (bench/RESULTS.md, "Session 11"). Anything else
- * (nesting, unsorted keys, bigint, functions, …) → undefined, and `write` runs.
+ * The common case, flat tool arguments like `{"path":"a.txt","limit":10}`, written here exactly
+ * as `JSON.stringify` writes them with their keys sorted (strings that need escaping go to it):
+ * keys already in order cost no key array and no sort; keys in another order (`{"path":…,
+ * "content":…}`, as a tool's schema names them) are sorted once, not handed to a replacer
+ * function called for every key and value (876 → ~250 ns for two keys, bench/RESULTS.md, "Session
+ * 19"). `JSON.stringify` itself is a call into V8's runtime that costs twice this writer's
+ * instructions for such objects; the writer leaves ~90 bytes of intermediate strings per call
+ * instead (bench/RESULTS.md, "Session 11"). Anything else (nesting, integer-like keys out of
+ * order, bigint, functions, …) → undefined, and the general path runs.
  *
  * @example
  * ```ts
  * flatSortedJson({ a: 1, b: 'x' }); // '{"a":1,"b":"x"}'
- * flatSortedJson({ b: 1, a: 2 });   // undefined: keys out of order
+ * flatSortedJson({ b: 1, a: 2 });   // '{"a":2,"b":1}'
+ * flatSortedJson({ a: { b: 1 } });  // undefined: nested
  * ```
  */
 export function flatSortedJson(value: unknown): string | undefined {
@@ -32,20 +36,48 @@ export function flatSortedJson(value: unknown): string | undefined {
   let previous: string | undefined;
   let out = '';
   for (const key in value) {
-    if (previous !== undefined && key <= previous) return undefined;
+    if (previous !== undefined && key <= previous) return unsortedFlatJson(value as Record<string, unknown>);
     previous = key;
-    const item = (value as Record<string, unknown>)[key];
-    let text: string;
-    if (typeof item === 'string') text = quoted(item);
-    else if (typeof item === 'number') text = Number.isFinite(item) ? String(item) : 'null';
-    else if (typeof item === 'boolean') text = item ? 'true' : 'false';
-    else if (item === null) text = 'null';
-    else if (item === undefined) continue; // JSON leaves it out
-    else return undefined; // nested, bigint, function, symbol: the general path
+    const text = itemText((value as Record<string, unknown>)[key]);
+    if (text === undefined) return undefined;
+    if (text === LEFT_OUT) continue;
     out = out.length === 0 ? keyText(key).open + text : out + keyText(key).next + text;
   }
   return out.length === 0 ? '{}' : `${out}}`;
 }
+
+/**
+ * `flatSortedJson` for keys enumerated out of order: sorted first. An integer-like key
+ * (`"10"`) is left to the general path, whose writers differ on where it goes.
+ */
+function unsortedFlatJson(value: Record<string, unknown>): string | undefined {
+  const keys = Object.keys(value);
+  for (const key of keys) if (isDigit(key.charCodeAt(0))) return undefined;
+  keys.sort();
+  let out = '';
+  for (const key of keys) {
+    const text = itemText(value[key]);
+    if (text === undefined) return undefined;
+    if (text === LEFT_OUT) continue;
+    out = out.length === 0 ? keyText(key).open + text : out + keyText(key).next + text;
+  }
+  return out.length === 0 ? '{}' : `${out}}`;
+}
+
+/** What `itemText` answers for a value JSON leaves out of an object (`undefined`). */
+const LEFT_OUT = '';
+
+/** A flat value as JSON, `LEFT_OUT` for `undefined`, or undefined for what only the general path writes. */
+function itemText(item: unknown): string | undefined {
+  if (typeof item === 'string') return quoted(item);
+  if (typeof item === 'number') return Number.isFinite(item) ? String(item) : 'null';
+  if (typeof item === 'boolean') return item ? 'true' : 'false';
+  if (item === null) return 'null';
+  if (item === undefined) return LEFT_OUT;
+  return undefined; // nested, bigint, function, symbol
+}
+
+const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 
 /** A key as the writer puts it: `{"key":` first, `,"key":` after another. */
 interface KeyText {

@@ -65,8 +65,23 @@ describe('flat arguments take the fast path and give exactly what JSON.stringify
     expect(canonicalJson({ '0': undefined, '': 0 })).toBe('{"":0}');
   });
 
-  it('anything else goes to the general path: unsorted keys, nesting, bigint, functions', () => {
-    expect(flatSortedJson({ b: 1, a: 2 })).toBeUndefined();
+  it('random flat objects with keys in any order are written with their keys sorted, as the general path writes them', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string({ unit }).filter((k) => !/^[0-9]/.test(k)), value), { maxLength: 8 }), (entries) => {
+        const object = Object.fromEntries(entries);
+        const sorted = JSON.stringify(sortedObject(entries.filter(([k]) => Object.hasOwn(object, k)).map(([k]) => [k, object[k]])));
+        expect(flatSortedJson(object)).toBe(sorted);
+        expect(canonicalJson(object)).toBe(sorted);
+        expect(argsKey(object)).toBe(sorted);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(flatSortedJson({ path: 'a.txt', content: 'x\n"y"', limit: 3, skip: undefined })).toBe('{"content":"x\\n\\"y\\"","limit":3,"path":"a.txt"}');
+  });
+
+  it('anything else goes to the general path: integer-like keys out of order, nesting, bigint, functions', () => {
+    expect(flatSortedJson({ b: 1, '7x': 2, a: 3 })).toBeUndefined();
+    expect(flatSortedJson({ b: 1, a: { c: 1 } })).toBeUndefined();
     expect(flatSortedJson({ a: { b: 1 } })).toBeUndefined();
     expect(flatSortedJson({ a: 1n })).toBeUndefined();
     expect(flatSortedJson({ toJSON: () => 'x' })).toBeUndefined();

@@ -1,4 +1,5 @@
 import { Observable } from 'rxjs';
+import { z } from 'zod';
 import type * as Lib from '../../../src/index.js';
 import type { ModelProvider, ProviderEvent, Tool, ToolObserver } from '../../../src/index.js';
 import type * as Testing from '../../../src/testing/index.js';
@@ -54,6 +55,10 @@ export interface OursOptions {
   readonly toolTimeoutMs?: number;
   /** What the tool answers instead of its short text (a file's content, say). */
   readonly toolOutput?: string;
+  /** Every call's arguments also carry this text (`content`, as a file-writing tool's would). */
+  readonly argsText?: string;
+  /** This many more tools defined beside the one the model calls (an MCP server's, say). */
+  readonly moreTools?: number;
   /** Every guard and observer off (no observer, dedup, loop detection or approval): the loop's own cost. */
   readonly bare?: boolean;
 }
@@ -75,11 +80,11 @@ export function benchProvider(ours: OursLib, calls: readonly ScriptedCall[]): Mo
   };
 }
 
-const noopTool = ({ lib }: OursLib, observable = false, output?: string): Tool =>
+const noopTool = ({ lib }: OursLib, observable = false, output?: string, content = false): Tool =>
   lib.defineTool({
     name: TOOL_NAME,
     description: TOOL_DESCRIPTION,
-    parameters: argsSchema,
+    parameters: content ? argsSchema.extend({ content: z.string() }) : argsSchema,
     // the same answer as an Observable: it emits when the promise settles
     execute: observable
       ? (args) => new Observable<string>((s) => void noop(args).then((v) => (s.next(v), s.complete())))
@@ -87,6 +92,21 @@ const noopTool = ({ lib }: OursLib, observable = false, output?: string): Tool =
         ? (args) => noop(args)
         : (args) => noop(args).then(() => output),
   });
+
+/** `n` tools the model never calls, each with a schema of its own size. */
+const moreTools = ({ lib }: OursLib, n: number): Tool[] =>
+  Array.from({ length: n }, (_, k) =>
+    lib.defineTool({
+      name: `other_${k}`,
+      description: `Another tool (${k}): reads a record by its path and returns it.`,
+      parameters: z.object({ path: z.string(), limit: z.number().optional(), recursive: z.boolean().optional() }),
+      execute: () => 'unused',
+    }),
+  );
+
+/** The calls of a batch with `text` added to each one's arguments as `content`. */
+const withContent = (calls: readonly ScriptedCall[], text: string): ScriptedCall[] =>
+  calls.map((c) => ({ ...c, arguments: `${c.arguments.slice(0, -1)},"content":${JSON.stringify(text)}}` }));
 
 /** Whatever guards the library has today, switched on (they are found at run time). */
 function guards({ lib }: OursLib, options: OursOptions) {
@@ -122,9 +142,9 @@ export function ours(loaded: OursLib, options: OursOptions): System {
         observed++;
       };
       const agent = createAgent({
-        provider: benchProvider(loaded, scriptedCalls(n)),
+        provider: benchProvider(loaded, options.argsText === undefined ? scriptedCalls(n) : withContent(scriptedCalls(n), options.argsText)),
         model: 'bench',
-        tools: [noopTool(loaded, options.observableTool, options.toolOutput)],
+        tools: [noopTool(loaded, options.observableTool, options.toolOutput, options.argsText !== undefined), ...moreTools(loaded, options.moreTools ?? 0)],
         observers: options.bare ? [] : [observer],
         knobs: {
           parallelTools: true,

@@ -1,9 +1,11 @@
 import { exclusionKey } from '../registry/agent-tool-scope.js';
 import { deferredToolsListing, bindToolSearch } from '../registry/tool-search.js';
 import { toolSelector } from '../registry/tool-selector.js';
-import { TOOL_SEARCH, type Tool, type ToolSpec } from '../core/tool.js';
+import { exposeAll } from '../registry/filter-group.js';
+import type { Tool, ToolSpec } from '../core/tool.js';
 import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
 import type { EffectiveTools, ResolvedAgentExecution } from './resolved-execution.js';
+import { suffixIndex, ToolIndex } from './tool-index.js';
 
 export { exclusionKey };
 
@@ -47,7 +49,9 @@ class TurnTools {
   readonly exposes: (tool: Tool) => boolean;
   /** Hidden by the run's narrowing or filter groups (exclusion keys); made when one is. */
   hidden: Set<string> | undefined = undefined;
-  readonly base: Tool[] = [];
+  /** Nothing narrows, hides or excludes a tool, and none is deferred: `base` is the admitted tools. */
+  readonly plain: boolean;
+  readonly base: readonly Tool[];
   readonly candidates: Tool[] = [];
   readonly toolSearch: Tool | undefined;
 
@@ -60,9 +64,16 @@ class TurnTools {
     this.excluded = resolved.excluded;
     this.narrow = run.tools ? toolSelector(run.tools, scope.bundles) : undefined;
     this.exposes = scope.filterGroups.forMessage(run.message ?? '');
+    this.plain = this.narrow === undefined && this.exposes === exposeAll && this.excluded.size === 0 && scope.deferred.length === 0;
+    if (this.plain) {
+      this.base = scope.admitted;
+      this.toolSearch = undefined;
+      return;
+    }
+    const base: Tool[] = (this.base = []);
     for (const tool of scope.admitted) {
       if (this.isOut(tool)) continue;
-      if (this.shown(tool)) this.base.push(tool);
+      if (this.shown(tool)) base.push(tool);
       else this.hide(tool);
     }
     for (const tool of scope.deferred) {
@@ -109,8 +120,7 @@ class IterationTools implements EffectiveTools {
   readonly deferredListing: string | undefined;
   readonly #turn: TurnTools;
   readonly #version: number;
-  readonly #byName = new Map<string, Tool>();
-  readonly #bySuffix: ReadonlyMap<string, Tool | null>;
+  readonly #index: ToolIndex;
   readonly #listed: ReadonlyMap<string, Tool>;
   readonly #pendingBySuffix: ReadonlyMap<string, Tool | null>;
   /** Beside the turn's hidden names: activated tools this turn's filter groups hide (e.g. granted). */
@@ -122,33 +132,40 @@ class IterationTools implements EffectiveTools {
     this.#turn = turn;
     const { activated, toolSearch } = turn;
     this.#version = activated.version;
-    const byName = this.#byName;
-    for (const tool of turn.base) byName.set(tool.name, tool);
-    const pending = turn.candidates.filter((tool) => activated.get(tool.name) !== tool);
-    if (toolSearch && pending.length > 0 && !byName.has(toolSearch.name)) byName.set(toolSearch.name, toolSearch);
-    for (const tool of activated.tools()) {
-      if (byName.has(tool.name)) continue;
-      if (turn.admitsActivated(tool)) byName.set(tool.name, tool);
-      else if (!turn.exposes(tool)) (this.#hiddenNow ??= new Set()).add(exclusionKey(tool.name));
+    if (turn.plain && activated.size === 0) {
+      // the agent's own index: nothing to add or take away
+      this.#index = ToolIndex.of(turn.base);
+      this.#listed = NO_TOOLS;
+      this.#pendingBySuffix = NO_SUFFIXES;
+      this.deferredListing = undefined;
+    } else {
+      const byName = new Map<string, Tool>();
+      for (const tool of turn.base) byName.set(tool.name, tool);
+      const pending = turn.candidates.filter((tool) => activated.get(tool.name) !== tool);
+      if (toolSearch && pending.length > 0 && !byName.has(toolSearch.name)) byName.set(toolSearch.name, toolSearch);
+      for (const tool of activated.tools()) {
+        if (byName.has(tool.name)) continue;
+        if (turn.admitsActivated(tool)) byName.set(tool.name, tool);
+        else if (!turn.exposes(tool)) (this.#hiddenNow ??= new Set()).add(exclusionKey(tool.name));
+      }
+      this.#index = new ToolIndex(byName);
+      this.#listed = toolSearch ? new Map(pending.map((tool) => [tool.name, tool])) : NO_TOOLS;
+      this.#pendingBySuffix = this.#listed.size > 0 ? suffixIndex(this.#listed) : NO_SUFFIXES;
+      this.deferredListing = toolSearch && pending.length > 0 ? deferredToolsListing(pending) : undefined;
     }
     this.#screens = turn.excluded.size > 0 || turn.hidden !== undefined || this.#hiddenNow !== undefined || turn.scope.removed.size > 0;
-    this.#bySuffix = suffixIndex(byName);
-    this.#listed = toolSearch ? new Map(pending.map((tool) => [tool.name, tool])) : NO_TOOLS;
-    this.#pendingBySuffix = this.#listed.size > 0 ? suffixIndex(this.#listed) : NO_SUFFIXES;
-    const tools = [...byName.values()];
-    this.specs = tools.map((tool) => tool.spec);
-    this.names = [...byName.keys()];
-    this.deferredListing = toolSearch && pending.length > 0 ? deferredToolsListing(pending) : undefined;
+    this.specs = this.#index.specs;
+    this.names = this.#index.names;
   }
 
   get(name: string): Tool | undefined {
-    return this.#byName.get(name) ?? this.#bySuffix.get(name) ?? undefined;
+    return this.#index.get(name);
   }
 
   isExcluded(name: string): boolean {
     if (!this.#screens) return false;
     const key = exclusionKey(name);
-    return this.#turn.excluded.has(key) || (this.#isHidden(key) && !this.#byName.has(name));
+    return this.#turn.excluded.has(key) || (this.#isHidden(key) && !this.#index.byName.has(name));
   }
 
   pendingDeferred(name: string): string | undefined {
@@ -166,19 +183,3 @@ class IterationTools implements EffectiveTools {
 
 const NO_TOOLS: ReadonlyMap<string, Tool> = new Map();
 const NO_SUFFIXES: ReadonlyMap<string, Tool | null> = new Map();
-
-/** `{name}` → the one tool named `{server}__{name}`; null when several servers have it. */
-function suffixIndex(byName: ReadonlyMap<string, Tool>): ReadonlyMap<string, Tool | null> {
-  let index: Map<string, Tool | null> | undefined; // most agents have no `{server}__` names: no Map
-  for (const tool of byName.values()) {
-    const server = tool.attribution.server;
-    const at = server !== undefined && tool.name.startsWith(`${server}__`) ? server.length : tool.name.indexOf('__');
-    if (at <= 0) continue;
-    const suffix = tool.name.slice(at + 2);
-    // the built-in tool_search is never answered by another tool's suffix
-    if (suffix.length === 0 || suffix === TOOL_SEARCH || byName.has(suffix)) continue;
-    index ??= new Map();
-    index.set(suffix, index.has(suffix) ? null : tool);
-  }
-  return index ?? NO_SUFFIXES;
-}

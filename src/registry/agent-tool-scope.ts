@@ -6,6 +6,7 @@ import { ActivationStore, sharedActivations, type ActivationScopes } from './act
 import { compileFilterGroups, type CompiledFilterGroups, type FilterGroup } from './filter-group.js';
 import { riskProfileFilter, type RiskProfile } from './risk-profile.js';
 import type { ToolBundle } from './tool-bundle.js';
+import { ToolIndex } from './tool-index.js';
 import { ToolRegistry } from './tool-registry.js';
 import { TOOL_SEARCH, toolSearchBase } from './tool-search.js';
 
@@ -44,6 +45,11 @@ export interface AgentToolScope {
   readonly activations: ActivationScopes;
   /** `tool_search`'s spec and check, when the agent has deferred tools. */
   readonly toolSearch?: Tool;
+  /**
+   * The admitted tools' index, when nothing of the agent's can hide or exclude one in a turn (no
+   * deferred tools, filter groups or `excludedTools`): what every turn that does not narrow lists.
+   */
+  readonly index?: ToolIndex;
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
@@ -90,6 +96,9 @@ export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
   if (deferredTools.length > 0 && (registry.has(TOOL_SEARCH) || deferredNames.has(TOOL_SEARCH))) {
     throw new ConfigurationError(`'${TOOL_SEARCH}' is reserved when deferred tools are configured.`);
   }
+  const excluded = config.excludedTools?.length ? new Set(config.excludedTools.map(exclusionKey)) : NO_NAMES;
+  const filterGroups = compileFilterGroups(config.filterGroups);
+  const plain = deferredTools.length === 0 && excluded.size === 0 && !config.filterGroups?.length;
   return Object.freeze({
     registry,
     bundles,
@@ -97,9 +106,10 @@ export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
     deferred: deferred.length > 0 ? deferred : NO_ITEMS,
     admits,
     removed: removed ?? NO_NAMES,
-    excluded: config.excludedTools?.length ? new Set(config.excludedTools.map(exclusionKey)) : NO_NAMES,
-    filterGroups: compileFilterGroups(config.filterGroups),
+    excluded,
+    filterGroups,
     activations: config.activated instanceof ActivatedToolSet ? sharedActivations(config.activated) : (config.activated ?? new ActivationStore()),
     toolSearch: deferredTools.length > 0 ? toolSearchBase() : undefined,
+    index: plain ? new ToolIndex(new Map(admitted.map((tool) => [tool.name, tool]))) : undefined,
   });
 }

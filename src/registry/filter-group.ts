@@ -26,17 +26,8 @@ export interface CompiledFilterGroups {
 /** True for tools that come from an MCP server (the only ones filter groups affect). */
 export const isMcpTool = (tool: Tool): boolean => tool.attribution.source === 'mcp';
 
-/**
- * The predicate of a turn without filter groups: every tool exposed. One function for every such
- * turn, so a turn can tell that nothing is hidden (`exposes === exposeAll`).
- *
- * @example
- * ```ts
- * compileFilterGroups(undefined).forMessage('hi') === exposeAll; // true
- * ```
- */
-export const exposeAll = (): boolean => true;
 /** No filter groups: every tool exposed, none always activated (one object for every agent without groups). */
+const exposeAll = (): boolean => true;
 const NO_FILTER_GROUPS: CompiledFilterGroups = Object.freeze({ forMessage: () => exposeAll, always: () => false });
 
 /**

@@ -1,11 +1,10 @@
 import { exclusionKey } from '../registry/agent-tool-scope.js';
 import { deferredToolsListing, bindToolSearch } from '../registry/tool-search.js';
 import { toolSelector } from '../registry/tool-selector.js';
-import { exposeAll } from '../registry/filter-group.js';
 import type { Tool, ToolSpec } from '../core/tool.js';
 import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
 import type { EffectiveTools, ResolvedAgentExecution } from './resolved-execution.js';
-import { suffixIndex, ToolIndex } from './tool-index.js';
+import { suffixIndex, ToolIndex } from '../registry/tool-index.js';
 
 export { exclusionKey };
 
@@ -49,7 +48,7 @@ class TurnTools {
   readonly exposes: (tool: Tool) => boolean;
   /** Hidden by the run's narrowing or filter groups (exclusion keys); made when one is. */
   hidden: Set<string> | undefined = undefined;
-  /** Nothing narrows, hides or excludes a tool, and none is deferred: `base` is the admitted tools. */
+  /** Nothing narrows, hides or excludes a tool, and none is deferred: `base` is the admitted tools, listed by the agent's index. */
   readonly plain: boolean;
   readonly base: readonly Tool[];
   readonly candidates: Tool[] = [];
@@ -64,7 +63,7 @@ class TurnTools {
     this.excluded = resolved.excluded;
     this.narrow = run.tools ? toolSelector(run.tools, scope.bundles) : undefined;
     this.exposes = scope.filterGroups.forMessage(run.message ?? '');
-    this.plain = this.narrow === undefined && this.exposes === exposeAll && this.excluded.size === 0 && scope.deferred.length === 0;
+    this.plain = this.narrow === undefined && scope.index !== undefined;
     if (this.plain) {
       this.base = scope.admitted;
       this.toolSearch = undefined;
@@ -134,7 +133,7 @@ class IterationTools implements EffectiveTools {
     this.#version = activated.version;
     if (turn.plain && activated.size === 0) {
       // the agent's own index: nothing to add or take away
-      this.#index = ToolIndex.of(turn.base);
+      this.#index = turn.scope.index!;
       this.#listed = NO_TOOLS;
       this.#pendingBySuffix = NO_SUFFIXES;
       this.deferredListing = undefined;

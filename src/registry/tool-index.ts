@@ -2,20 +2,19 @@ import { TOOL_SEARCH, type Tool, type ToolSpec } from '../core/tool.js';
 
 /**
  * The tools an iteration may see, looked up: by name, by `{name}` for a `{server}__{name}` tool,
- * and as the specs and names a request lists. A turn that narrows, hides, excludes and
- * activates nothing shares its agent's (`ToolIndex.of`), made once for the agent's tools: such a
- * turn then costs the same with 50 tools as with one.
+ * and as the specs and names a request lists (frozen: one index serves many requests, and a
+ * provider that changed a request's `tools` would change the next ones'). An agent whose turns
+ * can only narrow (no deferred tools, filter groups or `excludedTools`) makes one for its
+ * admitted tools (`AgentToolScope.index`), and each turn that does not narrow uses it: such a
+ * turn costs the same with 50 tools as with one.
  *
  * @example
  * ```ts
- * const index = ToolIndex.of(scope.admitted);
- * index.byName.get('weather'); // the tool
+ * const index = new ToolIndex(new Map([[weather.name, weather]]));
+ * index.get('weather'); // the tool
  * ```
  */
 export class ToolIndex {
-  /** Indexes of agents' admitted tools, by their array (which an agent never changes). */
-  static readonly #shared = new WeakMap<readonly Tool[], ToolIndex>();
-
   readonly specs: readonly ToolSpec[];
   readonly names: readonly string[];
   readonly bySuffix: ReadonlyMap<string, Tool | null>;
@@ -24,24 +23,6 @@ export class ToolIndex {
     this.specs = Object.freeze(Array.from(byName.values(), specOf));
     this.names = Object.freeze([...byName.keys()]);
     this.bySuffix = suffixIndex(byName);
-  }
-
-  /**
-   * The shared index of an agent's admitted tools (unique names, in order), frozen: a provider
-   * that changed a request's `tools` would change every later turn's.
-   *
-   * @example
-   * ```ts
-   * ToolIndex.of(scope.admitted) === ToolIndex.of(scope.admitted); // true
-   * ```
-   */
-  static of(tools: readonly Tool[]): ToolIndex {
-    let index = ToolIndex.#shared.get(tools);
-    if (index === undefined) {
-      index = new ToolIndex(new Map(tools.map((tool) => [tool.name, tool])));
-      ToolIndex.#shared.set(tools, index);
-    }
-    return index;
   }
 
   /** The tool answering to `name`: its own name, else the one `{server}__{name}` tool. */

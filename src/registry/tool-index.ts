@@ -20,8 +20,14 @@ export class ToolIndex {
   readonly bySuffix: ReadonlyMap<string, Tool | null>;
 
   constructor(readonly byName: ReadonlyMap<string, Tool>) {
-    this.specs = Object.freeze(Array.from(byName.values(), specOf));
-    this.names = Object.freeze([...byName.keys()]);
+    const specs: ToolSpec[] = [];
+    const names: string[] = [];
+    for (const tool of byName.values()) {
+      specs.push(tool.spec);
+      names.push(tool.name);
+    }
+    this.specs = Object.freeze(specs);
+    this.names = Object.freeze(names);
     this.bySuffix = suffixIndex(byName);
   }
 
@@ -30,8 +36,6 @@ export class ToolIndex {
     return this.byName.get(name) ?? this.bySuffix.get(name) ?? undefined;
   }
 }
-
-const specOf = (tool: Tool): ToolSpec => tool.spec;
 
 const NO_SUFFIXES: ReadonlyMap<string, Tool | null> = new Map();
 

@@ -68,7 +68,11 @@ export function redaction(found: RegExpExecArray): string {
  * ```
  */
 export function scrubCredentials(text: string): string {
-  if (text.length < SCRUB_MIN_LENGTH) return text;
+  // the loop apart: most texts are short names, and a small function is inlined where it is called
+  return text.length < SCRUB_MIN_LENGTH ? text : scrubText(text);
+}
+
+function scrubText(text: string): string {
   let at = nextRuleWord(text, 0);
   if (at < 0) return text;
   let out = '';

@@ -48,6 +48,25 @@ describe('Text-protocol providers get a protocol section instead of tool specs',
     const first = protocol.instructions([add.spec]);
     expect(protocol.instructions([add.spec])).toBe(first);
   });
+
+  it("gives a frozen list of specs (an agent's turns share one) the same section each time, and follows a list that can change", async () => {
+    const protocol = textProtocolProvider(textModel([])).textProtocol!;
+    const other = defineTool({ name: 'other', description: 'Another', parameters: z.object({}), execute: () => 'x' });
+    const frozen = Object.freeze([add.spec, other.spec]);
+    expect(protocol.instructions(frozen)).toBe(protocol.instructions(frozen));
+    expect(protocol.instructions(frozen)).toBe(protocol.instructions([add.spec, other.spec]));
+    const growing = [add.spec];
+    const before = protocol.instructions(growing);
+    growing.push(other.spec);
+    expect(protocol.instructions(growing)).not.toBe(before);
+    expect(protocol.instructions(growing)).toContain('- other: Another');
+    // two turns of one agent: the same section, from the agent's shared (frozen) specs
+    const inner = textModel([{ text: 'one' }, { text: 'two' }]);
+    const agent = createAgent({ provider: textProtocolProvider(inner), model: 'm', tools: [add, other] });
+    await agent.complete({ message: 'a' });
+    await agent.complete({ message: 'b' });
+    expect(systemTexts(inner.requests[1].messages)[0]).toBe(systemTexts(inner.requests[0].messages)[0]);
+  });
 });
 
 describe('Text calls run, and history is written in text mode', () => {

@@ -11,7 +11,8 @@ export interface TextProtocolOptions {
 
 /**
  * The text tool protocol: the system-prompt section that explains `<tool_call>` blocks and lists
- * the tools (each tool's entry rendered once per spec and reused), and the parser for responses.
+ * the tools (each tool's entry rendered once per spec and reused; the whole section once per
+ * list of specs, which an agent's turns share), and the parser for responses.
  *
  * @example
  * ```ts
@@ -30,9 +31,20 @@ export function textToolProtocol(options: TextProtocolOptions = {}): TextToolPro
     }
     return entry;
   };
+  const sections = new WeakMap<readonly ToolSpec[], string>();
+  const instructions = (specs: readonly ToolSpec[]): string => {
+    // a frozen list cannot change: its section is kept (an agent's turns share one: registry/tool-index.ts)
+    if (!Object.isFrozen(specs)) return protocolInstructions(specs, describe);
+    let section = sections.get(specs);
+    if (section === undefined) {
+      section = protocolInstructions(specs, describe);
+      sections.set(specs, section);
+    }
+    return section;
+  };
   return Object.freeze({
     strict: options.strict ?? false,
-    instructions: (specs: readonly ToolSpec[]) => protocolInstructions(specs, describe),
+    instructions,
     parse: (text: string, knownTools: readonly string[]) => {
       const { calls, malformed } = scanTextToolCalls(text, knownTools);
       return { calls, malformed };

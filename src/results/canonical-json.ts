@@ -18,7 +18,7 @@ export function canonicalJson(value: unknown): string {
  * as `JSON.stringify` writes them with their keys sorted (strings that need escaping go to it):
  * keys already in order cost no key array and no sort; keys in another order (`{"path":…,
  * "content":…}`, as a tool's schema names them) are sorted once, not handed to a replacer
- * function called for every key and value (876 → ~250 ns for two keys, bench/RESULTS.md, "Session
+ * function called for every key and value (876 → 329 ns for two keys, bench/RESULTS.md, "Session
  * 19"). `JSON.stringify` itself is a call into V8's runtime that costs twice this writer's
  * instructions for such objects; the writer leaves ~90 bytes of intermediate strings per call
  * instead (bench/RESULTS.md, "Session 11"). Anything else (nesting, integer-like keys out of

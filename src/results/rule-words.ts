@@ -42,21 +42,35 @@ const classOf = (code: number): number => (code < 128 ? CLASS[code] : 0);
 
 /**
  * The characters each of a word's first three places accepts, from its source: a literal, an
- * escaped literal (`\/`, `\.`) or a class with ranges (`[pousr]`, `[a-z]`, `[0-9a-f]`). A
- * quantifier after the third place does not matter; one before it (or any other syntax there) is
- * refused when the module loads, so a new word that this reading cannot take fails every test.
+ * escaped punctuation character (`\/`, `\.`) or a class of characters and ranges (`[pousr]`,
+ * `[a-z]`, `[0-9a-f]`). A quantifier after the third place may only repeat it (`{1,3}`, `+`).
+ * Anything else in the first three places (a group, an assertion such as `\b`, `.`, a class
+ * escape such as `\d`, a negated class, a quantifier) or a third place that may be absent is
+ * refused when the module loads, so a word that this reading cannot take fails every test.
+ *
+ * @example
+ * ```ts
+ * firstPlaces('gh[pousr]_'); // [['g'], ['h'], ['p', 'o', 'u', 's', 'r']]
+ * firstPlaces('\\bkey');     // throws: an assertion
+ * ```
  */
-function firstPlaces(word: string): string[][] {
+export function firstPlaces(word: string): string[][] {
+  const refuse = (why: string): never => {
+    throw new Error(`rule word ${word}: ${why}; nextRuleWord reads only literals and classes in a word's first three places`);
+  };
   const places: string[][] = [];
   let i = 0;
   while (places.length < 3) {
     const c = word[i];
-    if (c === undefined || '(){}*+?|^$'.includes(c)) throw new Error(`rule word ${word}: cannot read its first three characters`);
+    if (c === undefined) refuse('shorter than three characters');
+    if ('(){}*+?|^$.'.includes(c)) refuse(`'${c}' among the first three places`);
     if (c === '\\') {
+      if (/[A-Za-z0-9]/.test(word[i + 1] ?? 'x')) refuse(`'\\${word[i + 1]}' is not a literal`);
       places.push([word[i + 1]]);
       i += 2;
     } else if (c === '[') {
       const close = word.indexOf(']', i);
+      if (close < 0 || word[i + 1] === '^' || word.slice(i + 1, close).includes('\\')) refuse('a class other than plain characters and ranges');
       const chars: string[] = [];
       for (let k = i + 1; k < close; k++) {
         if (word[k + 1] === '-' && k + 2 < close) {
@@ -71,6 +85,7 @@ function firstPlaces(word: string): string[][] {
       i += 1;
     }
   }
+  if (word[i] === '?' || word[i] === '*' || (word[i] === '{' && word[i + 1] === '0')) refuse('its third place may be absent');
   return places;
 }
 

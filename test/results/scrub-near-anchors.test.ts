@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scrubCredentials } from '../../src/index.js';
-import { nextRuleWord } from '../../src/results/rule-words.js';
+import { firstPlaces, nextRuleWord } from '../../src/results/rule-words.js';
 import { MAYBE_SECRET } from '../../src/results/scrub-rules.js';
 import { ALL_RULES, redaction, SCRUB_MIN_LENGTH } from '../../src/results/scrub.js';
 import { secretsCorpus } from '../fixtures/secrets-corpus.js';
@@ -139,5 +139,29 @@ describe('nextRuleWord finds the words a rule needs where the expression finds t
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("nextRuleWord's table reads a word's first three places, and refuses what it cannot read", () => {
+  it('literals, escaped punctuation and classes with ranges', () => {
+    expect(firstPlaces('gh[pousr]_')).toEqual([['g'], ['h'], ['p', 'o', 'u', 's', 'r']]);
+    expect(firstPlaces(':\\/\\/')).toEqual([[':'], ['/'], ['/']]);
+    expect(firstPlaces('SK[0-9a-c]')[2]).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c']);
+    expect(firstPlaces('gl[a-z]{1,3}-')[2]).toHaveLength(26);
+  });
+
+  it.each([
+    ['\\bkey', 'an assertion'],
+    ['\\d\\d:', 'a class escape'],
+    ['a.c', 'any character'],
+    ['(?:ab)c', 'a group'],
+    ['ab?c', 'an optional place'],
+    ['abc?', 'an optional third place'],
+    ['abc*', 'a third place that may repeat zero times'],
+    ['ab[c]{0,2}d', 'a third place that may be absent'],
+    ['[^a]bc', 'a negated class'],
+    ['ab', 'two characters'],
+  ])('%s (%s)', (word) => {
+    expect(() => firstPlaces(word)).toThrow(/nextRuleWord reads only literals and classes/);
   });
 });

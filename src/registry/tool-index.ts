@@ -2,15 +2,16 @@ import { TOOL_SEARCH, type Tool, type ToolSpec } from '../core/tool.js';
 
 /**
  * The tools an iteration may see, looked up: by name, by `{name}` for a `{server}__{name}` tool,
- * and as the specs and names a request lists (frozen: one index serves many requests, and a
- * provider that changed a request's `tools` would change the next ones'). An agent whose turns
- * can only narrow (no deferred tools, filter groups or `excludedTools`) makes one for its
- * admitted tools (`AgentToolScope.index`), and each turn that does not narrow uses it: such a
- * turn costs the same with 50 tools as with one.
+ * and as the specs and names a request lists. An agent whose turns can only narrow (no deferred
+ * tools, filter groups or `excludedTools`) makes one for its admitted tools
+ * (`AgentToolScope.index`), and each turn that does not narrow uses it: such a turn costs the
+ * same with 50 tools as with one. That index is `shared`: its specs and names are frozen, since
+ * a provider that changed a request's `tools` would change every later turn's (and a frozen list
+ * tells the text protocol it may keep its section).
  *
  * @example
  * ```ts
- * const index = new ToolIndex(new Map([[weather.name, weather]]));
+ * const index = new ToolIndex(new Map([[weather.name, weather]]), false);
  * index.get('weather'); // the tool
  * ```
  */
@@ -19,15 +20,18 @@ export class ToolIndex {
   readonly names: readonly string[];
   readonly bySuffix: ReadonlyMap<string, Tool | null>;
 
-  constructor(readonly byName: ReadonlyMap<string, Tool>) {
+  constructor(
+    readonly byName: ReadonlyMap<string, Tool>,
+    shared: boolean,
+  ) {
     const specs: ToolSpec[] = [];
     const names: string[] = [];
     for (const tool of byName.values()) {
       specs.push(tool.spec);
       names.push(tool.name);
     }
-    this.specs = Object.freeze(specs);
-    this.names = Object.freeze(names);
+    this.specs = shared ? Object.freeze(specs) : specs;
+    this.names = shared ? Object.freeze(names) : names;
     this.bySuffix = suffixIndex(byName);
   }
 

@@ -147,7 +147,7 @@ class IterationTools implements EffectiveTools {
         if (turn.admitsActivated(tool)) byName.set(tool.name, tool);
         else if (!turn.exposes(tool)) (this.#hiddenNow ??= new Set()).add(exclusionKey(tool.name));
       }
-      this.#index = new ToolIndex(byName);
+      this.#index = new ToolIndex(byName, false); // this turn's own: not frozen, nor kept by the text protocol
       this.#listed = toolSearch ? new Map(pending.map((tool) => [tool.name, tool])) : NO_TOOLS;
       this.#pendingBySuffix = this.#listed.size > 0 ? suffixIndex(this.#listed) : NO_SUFFIXES;
       this.deferredListing = toolSearch && pending.length > 0 ? deferredToolsListing(pending) : undefined;

@@ -1,5 +1,5 @@
 import type { ProviderToolCall } from '../provider/provider.js';
-import { jsonExtent, MAX_JSON_DEPTH } from '../provider/text-protocol/json-extent.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../provider/text-protocol/json-extent.js';
 import type { ParsedCall } from '../core/calls.js';
 import type { ModelResponse } from './call-provider.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
@@ -95,7 +95,8 @@ export function toParsedCall(input: ProviderToolCall, slot: number, ids: () => s
     const parsed: unknown = JSON.parse(raw);
     if (isPlainObject(parsed)) {
       // as in text calls: deeper nesting is refused, so nothing downstream recurses without bound
-      if (raw.length > 2 * MAX_JSON_DEPTH && (jsonExtent(raw, raw.indexOf('{'))?.depth ?? 0) > MAX_JSON_DEPTH) {
+      // (told from the parsed value: a long string in the arguments is not scanned again)
+      if (raw.length > 2 * MAX_JSON_DEPTH && nestedDeeperThan(parsed, MAX_JSON_DEPTH)) {
         return new ParsedToolCall(slot, id, call.name, {}, raw, `the arguments are nested deeper than ${MAX_JSON_DEPTH} levels`);
       }
       return new ParsedToolCall(slot, id, call.name, parsed, raw);

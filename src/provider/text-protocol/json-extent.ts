@@ -96,3 +96,41 @@ export function parseJsonSpan(text: string, start: number, extent: JsonExtent, m
     return { ok: false, reason: err instanceof Error ? err.message : String(err) };
   }
 }
+
+/**
+ * True when a parsed JSON value nests objects and arrays deeper than `max` levels: the depth
+ * `jsonExtent` finds in its text, found from the value instead, which costs by its objects and
+ * arrays, not by its characters (an 8 KB string is one value, not 8,000 characters to scan). A
+ * walk with a stack of its own that stops at the first level past `max`: a value 200,000 levels
+ * deep costs `max` steps, and no recursion.
+ *
+ * @example
+ * ```ts
+ * nestedDeeperThan(JSON.parse('{"a":[[1]]}'), 2); // true: three levels
+ * ```
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const pending: object[] = [value];
+  const depths: number[] = [1];
+  while (pending.length > 0) {
+    const node = pending.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
+    if (depth > max) return true;
+    if (Array.isArray(node)) {
+      for (const item of node) {
+        if (item === null || typeof item !== 'object') continue;
+        pending.push(item as object);
+        depths.push(depth + 1);
+      }
+      continue;
+    }
+    for (const key in node) {
+      const item = node[key];
+      if (item === null || typeof item !== 'object') continue;
+      pending.push(item);
+      depths.push(depth + 1);
+    }
+  }
+  return false;
+}

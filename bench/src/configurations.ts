@@ -13,12 +13,14 @@ import type { PreparedSystem } from './workload.js';
  * an async `beforeToolCall` hook, an ingress in each turn's input, a logger at level info (pino's interface; it drops every
  * line, so what is measured is ours), an OpenTelemetry tracer (the SDK's BasicTracerProvider,
  * spans dropped at their end), a tool that answers with a source file (8 KB of code, scrubbed
- * for the `tool-result` event). Interleaved in one process, CPU µs per call, medians:
+ * for the `tool-result` event), calls whose arguments carry that file, 50 more tools defined.
+ * Interleaved in one process, CPU µs per call, medians:
  *
  *   node --expose-gc --import tsx bench/src/configurations.ts [--sizes=3,1000] [--rounds=15] [--src=<dir>]
  *
  * Each of these took a path of its own that cost up to 3.6x the plain call (bench/RESULTS.md,
- * "Session 18"); the table shows what each adds now.
+ * "Session 18"), the file in a result or the arguments up to 150x ("Session 19"); the table shows
+ * what each adds now.
  */
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const sizes = (option('sizes') ?? '3,1000').split(',').map(Number);

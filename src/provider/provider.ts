@@ -6,7 +6,10 @@ import type { ChatMessage } from '../core/messages.js';
 export interface ProviderRequest {
   readonly model: string;
   readonly messages: readonly ChatMessage[];
-  /** Present (and non-empty) only for native-tool providers when tools are offered. */
+  /**
+   * Present (and non-empty) only for native-tool providers when tools are offered. Shared by the
+   * agent's requests and often frozen: a provider that adds a tool of its own makes a new list.
+   */
   readonly tools?: readonly ToolSpec[];
   readonly temperature?: number;
 }

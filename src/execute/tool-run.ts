@@ -81,7 +81,7 @@ export class ToolRun implements ToolContext {
   /** Starts the tool. */
   start(): void {
     const tool = this.#call.tool!;
-    this.#start = this.#it.resolved.clock.now();
+    if (timed(this.#it)) this.#start = this.#it.resolved.clock.now();
     let returned: unknown;
     let observable: boolean;
     let promise: boolean;
@@ -212,7 +212,7 @@ export class ToolRun implements ToolContext {
     const it = this.#it;
     const call = this.#call;
     const name = call.tool!.name;
-    const durationMs = it.resolved.clock.now() - this.#start;
+    const durationMs = timed(it) ? it.resolved.clock.now() - this.#start : 0;
     let outcome: SlotOutcome = 'failed';
     let text: string;
     let error: string | undefined;
@@ -238,4 +238,13 @@ export class ToolRun implements ToolContext {
     }
     subscriber.complete();
   }
+}
+
+/**
+ * Whether anything reads a call's duration: its events, an `afterToolCall` hook or the journal.
+ * A quiet turn without them reads no clock for its calls (two readings a call).
+ */
+function timed(it: IterationContext): boolean {
+  const { turn } = it;
+  return turn.quiet !== true || turn.journal !== undefined || (it.resolved.hooks.afterToolCall?.length ?? 0) > 0;
 }

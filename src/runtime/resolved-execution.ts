@@ -81,7 +81,8 @@ export interface TurnContext {
    * True when nobody reads the turn's events (`agent.complete` on an agent without observers, a
    * tracer or a logger): the loop then makes none of the events that only show the turn
    * (`iteration`, `text-delta`, `usage`, `response`, `tool-call`, and `tool-result` without a
-   * receipt). Absent or false: every event is made.
+   * receipt), and measures no tool call's duration unless an `afterToolCall` hook or the
+   * journal reads it. Absent or false: every event is made.
    */
   readonly quiet?: boolean;
   readonly memory: readonly string[];

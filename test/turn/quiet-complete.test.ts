@@ -139,7 +139,7 @@ describe('agent.complete without observers, a tracer or a logger: a quiet turn, 
   });
 
   it('is what complete runs on an agent without observers, a tracer or a logger, and not otherwise', async () => {
-    // A full turn times each tool-call event's slot (closeUnfinished reads the clock); a quiet one does not.
+    // A full turn times each call (its tool-result event shows the duration); a quiet one does not.
     const readsOf = async (config: Partial<AgentConfig>, how: 'run' | 'complete') => {
       let reads = 0;
       const agent = agentOf({ ...config, clock: { now: () => (reads++, 1_000_000) } });

@@ -1,4 +1,4 @@
-import type { Observable, OperatorFunction } from 'rxjs';
+import { NEVER, type Observable, type OperatorFunction } from 'rxjs';
 import type { ParsedCall, PreparedCall, SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import { continueWith } from '../runtime/continue-with.js';
@@ -20,7 +20,8 @@ import { mergeMapMany } from './merge-map-many.js';
  * decides), cut by `takeUntil(cancel$)`. On the turn's cancellation no further
  * tool starts, running tools are torn down (their signals abort), finished slots keep their
  * results, and every unfinished slot closes `interrupted` (`closeUnfinished`; slots filled by
- * preparation keep their outcome). Prepared calls are collected into the batch first
+ * preparation keep their outcome). A turn without a signal (`cancel$` is `NEVER`) has neither
+ * step: each of its calls ends with its result. Prepared calls are collected into the batch first
  * (`collectBatch`), since the mode depends on the whole batch.
  *
  * ```
@@ -60,10 +61,9 @@ export function dispatchBatch(it: IterationContext, batch: readonly PreparedCall
     ? (call: PreparedCall): Observable<TurnEvent | SlotResult> => journaledRun(it, call, journal)
     : (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call);
   const parallel = dispatchMode(knobs, batch) === 'parallel';
-  return fromItems(batch).pipe(
-    // mergeMap's contract, O(1) per inner; concatMap is the same under a limit of 1
-    mergeMapMany(run, parallel ? knobs.maxParallelTools : 1),
-    untilCancelled(it.turn),
-    closeUnfinished(it, batch),
-  );
+  // mergeMap's contract, O(1) per inner; concatMap is the same under a limit of 1
+  const dispatched = fromItems(batch).pipe(mergeMapMany(run, parallel ? knobs.maxParallelTools : 1));
+  // nothing can cancel a turn without a signal: each call ends with its result, none is left to close
+  if (it.turn.cancel$ === NEVER) return dispatched;
+  return dispatched.pipe(untilCancelled(it.turn), closeUnfinished(it, batch));
 }

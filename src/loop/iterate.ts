@@ -1,4 +1,4 @@
-import { concat, defer, from, ignoreElements, type Observable, type Subscriber, type TeardownLogic, throwError } from 'rxjs';
+import { concat, defer, from, identity, ignoreElements, NEVER, type Observable, type Subscriber, type TeardownLogic, throwError } from 'rxjs';
 import type { ChatMessage } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
 import { NO_ITEMS } from '../core/no-items.js';
@@ -7,6 +7,7 @@ import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { PreparedCall } from '../core/calls.js';
 import { collectBatch } from '../execute/collect-batch.js';
 import { dispatchBatch } from '../execute/dispatch-calls.js';
+import { dispatchMode } from '../execute/dispatch-mode.js';
 import { orderBySlot } from '../execute/order-by-slot.js';
 import { prepareCalls } from '../prep/prepare-calls.js';
 import { buildRequest } from '../request/build-request.js';
@@ -106,7 +107,8 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
  * A round's prepared calls to its next step: a pending prompt is withdrawn on cancel (unprepared
  * slots close `interrupted`); a batch parked at an approval ends the turn 'paused'; otherwise
  * the batch is dispatched — mergeMap(executeOne, cap) | concatMap(executeOne), takeUntil(cancel$)
- * — its results put back in slot order (events pass as they come) and collected for history.
+ * — its results put back in slot order (events pass as they come; a sequential batch of a turn
+ * without a signal ends its slots in that order already) and collected for history.
  *
  * @example
  * ```ts
@@ -133,7 +135,8 @@ export function playRound(
             ctx,
             usage,
             dispatchBatch(it, batch).pipe(
-              orderBySlot(),
+              // a sequential batch nothing can cancel ends its slots in slot order (a cancelled one closes its unfinished slots last)
+              it.turn.cancel$ !== NEVER || dispatchMode(it.resolved.knobs, batch) === 'parallel' ? orderBySlot() : identity,
               collectRound(),
               continueWith((results: RoundResults) => afterRound(it, round, results, usage)),
             ),

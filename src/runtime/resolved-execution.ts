@@ -73,9 +73,13 @@ export interface TurnContext {
   readonly ingress: TurnIngress;
   readonly conversationId?: string;
   readonly signal?: AbortSignal;
-  /** Emits once when the turn's signal aborts (at once when it already has). */
+  /**
+   * Emits once when the turn's signal aborts (at once when it already has); RxJS's `NEVER` for a
+   * turn without a signal, which nothing can cancel (the loop then leaves out the steps that only
+   * cancellation needs: `untilCancelled`, `closeUnfinished`).
+   */
   readonly cancel$: Observable<void>;
-  /** True once the turn's signal aborted. */
+  /** True once the turn's signal aborted (never when `cancel$` is `NEVER`). */
   cancelled(): boolean;
   /**
    * True when nobody reads the turn's events (`agent.complete` on an agent without observers, a

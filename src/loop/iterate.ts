@@ -1,4 +1,4 @@
-import { concat, defer, from, identity, ignoreElements, NEVER, type Observable, type Subscriber, type TeardownLogic, throwError } from 'rxjs';
+import { concat, defer, from, ignoreElements, type Observable, type Subscriber, type TeardownLogic, throwError } from 'rxjs';
 import type { ChatMessage } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
 import { NO_ITEMS } from '../core/no-items.js';
@@ -6,9 +6,7 @@ import type { TurnEvent } from '../core/events.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { PreparedCall } from '../core/calls.js';
 import { collectBatch } from '../execute/collect-batch.js';
-import { dispatchBatch } from '../execute/dispatch-calls.js';
-import { dispatchMode } from '../execute/dispatch-mode.js';
-import { orderBySlot } from '../execute/order-by-slot.js';
+import { dispatchInSlotOrder } from '../execute/dispatch-calls.js';
 import { prepareCalls } from '../prep/prepare-calls.js';
 import { buildRequest } from '../request/build-request.js';
 import { callProvider, type ModelResponse } from '../request/call-provider.js';
@@ -134,9 +132,7 @@ export function playRound(
             batch,
             ctx,
             usage,
-            dispatchBatch(it, batch).pipe(
-              // a sequential batch nothing can cancel ends its slots in slot order (a cancelled one closes its unfinished slots last)
-              it.turn.cancel$ !== NEVER || dispatchMode(it.resolved.knobs, batch) === 'parallel' ? orderBySlot() : identity,
+            dispatchInSlotOrder(it, batch).pipe(
               collectRound(),
               continueWith((results: RoundResults) => afterRound(it, round, results, usage)),
             ),

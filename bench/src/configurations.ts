@@ -42,6 +42,7 @@ const configurations: [string, Partial<OursOptions>][] = [
   ['… and a deadline', { observableTool: true, toolTimeoutMs: 60_000 }],
   ['an async beforeToolCall hook', { asyncHook: true }],
   ["the caller's ingress (a channel)", { ingress: true }],
+  ['a signal (an AbortController per turn, never aborted)', { signal: true }],
   ['a logger at level info', { config: { logger: infoLogger } }],
   ['an OpenTelemetry tracer', { config: { tracer } }],
   [`a tool answering with a source file (${(sourceFile.length / 1024).toFixed(1)} KB)`, { toolOutput: sourceFile }],

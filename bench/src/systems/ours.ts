@@ -49,6 +49,8 @@ export interface OursOptions {
   readonly config?: Record<string, unknown>;
   /** Each turn's input carries an ingress (a web channel), as an app's would. */
   readonly ingress?: boolean;
+  /** Each turn's input carries a signal (a fresh AbortController's, never aborted), as a server's request would. */
+  readonly signal?: boolean;
   /** A `beforeToolCall` hook that answers with a promise (and changes nothing). */
   readonly asyncHook?: boolean;
   /** `knobs.toolTimeoutMs`: every call under that deadline. */
@@ -160,7 +162,13 @@ export function ours(loaded: OursLib, options: OursOptions): System {
       });
       return {
         async turn() {
-          const outcome = await agent.complete(options.ingress ? { message: 'go', ingress: { channel: 'web', replyTarget: 'thread-1' } } : { message: 'go' });
+          // literals, not spreads: the input's own shape stays out of the figures
+          const input = options.ingress
+            ? { message: 'go', ingress: { channel: 'web', replyTarget: 'thread-1' } }
+            : options.signal
+              ? { message: 'go', signal: new AbortController().signal }
+              : { message: 'go' };
+          const outcome = await agent.complete(input);
           if (outcome.text !== FINAL_TEXT) throw new Error(`ours: unexpected answer ${JSON.stringify(outcome.text)}`);
         },
       };

@@ -1,4 +1,4 @@
-import { EMPTY, finalize, from, type Observable, type OperatorFunction, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
+import { EMPTY, finalize, from, NEVER, type Observable, type OperatorFunction, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import type { TurnInput } from '../core/turn-input.js';
 import { scrubCredentials } from '../results/scrub.js';
@@ -59,6 +59,8 @@ export function runQuietLoop(resolved: ResolvedAgentExecution, input: TurnInput)
 
 function openTurn(subscriber: Subscriber<TurnEvent>, resolved: ResolvedAgentExecution, input: TurnInput, quiet: boolean): TeardownLogic {
   const turn = quiet ? createQuietTurnContext(resolved, input) : createTurnContext(resolved, input);
+  // a turn with a signal listens to it from start to end: its stages come and go without adding and removing the listener each time
+  if (turn.cancel$ !== NEVER) subscriber.add(turn.cancel$.subscribe());
   const steering = listenToSteering(turn, input);
   const events$ = iterate(turn, startSnapshot(turn, input)).pipe(
     expandSteps((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY)),

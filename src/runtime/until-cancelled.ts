@@ -1,10 +1,12 @@
-import { identity, NEVER, type MonoTypeOperatorFunction, share, takeUntil, type Observable } from 'rxjs';
-import { fromAbortSignal } from './from-abort-signal.js';
+import { identity, NEVER, type MonoTypeOperatorFunction, type Observable, type Subscriber, type TeardownLogic } from 'rxjs';
+import { StageObservable } from './stage-observable.js';
+import { subscribeStage } from './stage-subscriber.js';
+import { signalCancellation } from './signal-cancellation.js';
 
 /**
  * A turn's cancellation as one Observable: `NEVER` without a signal, else `fromAbortSignal`
- * shared, so every stage that waits on it adds no listener of its own to the signal (one per
- * turn while any stage listens).
+ * shared (as `signalCancellation`), so every stage that waits on it adds no listener of its own
+ * to the signal (one per turn while any stage listens).
  *
  * ```
  * signal:  ----abort
@@ -16,12 +18,15 @@ import { fromAbortSignal } from './from-abort-signal.js';
  * ```
  */
 export function turnCancellation(signal: AbortSignal | undefined): Observable<void> {
-  return signal ? fromAbortSignal(signal).pipe(share()) : NEVER;
+  return signal ? signalCancellation(signal) : NEVER;
 }
 
 /**
  * `takeUntil(turn.cancel$)`, and nothing at all for a turn that cannot be cancelled (its
  * `cancel$` is `NEVER`, through which `takeUntil` passes everything): no notifier subscribed.
+ * Built as `takeUntil` is (the notifier first, then the source straight into the same
+ * Subscriber), as one stage of ours instead of RxJS's lifted operator: a turn with a signal
+ * subscribes it twice per round (bench/RESULTS.md, "Session 20").
  *
  * ```
  * source:  -a-b-c-|
@@ -36,5 +41,19 @@ export function turnCancellation(signal: AbortSignal | undefined): Observable<vo
  * @return The source's values until the turn is cancelled.
  */
 export function untilCancelled<T>(turn: { readonly cancel$: Observable<void> }): MonoTypeOperatorFunction<T> {
-  return turn.cancel$ === NEVER ? identity : takeUntil(turn.cancel$);
+  const { cancel$ } = turn;
+  if (cancel$ === NEVER) return identity;
+  return (source) => new StageObservable(openUntil<T>, source, cancel$, undefined);
 }
+
+function openUntil<T>(subscriber: Subscriber<T>, source: Observable<T>, cancel$: Observable<void>): TeardownLogic {
+  // the notifier's value completes the result; its completion alone changes nothing; its error ends it
+  subscribeStage(cancel$, subscriber, completeDestination, ignore, undefined, subscriber);
+  if (!subscriber.closed) source.subscribe(subscriber);
+}
+
+function completeDestination(this: Subscriber<unknown>): void {
+  this.complete();
+}
+
+function ignore(): void {}

@@ -22,9 +22,13 @@ import { argsSchema, type PreparedSystem } from './workload.js';
  * With a batch size N > 0 each conversation runs the back-to-back regime's turn instead (overhead.ts:
  * one batch of N calls, cap 8, an observer and every guard on; systems/ours.ts and floor.ts).
  *
- *   node --predictable <bundle> <built dir (build-ours.ts) | floor> <warm> <turns> [C=20] [N=0]
+ *   node --predictable <bundle> <built dir (build-ours.ts) | floor> <warm> <turns> [C=20] [N=0] [signal]
+ *
+ * `signal`: each turn of ours gets a fresh AbortController's signal (never aborted), as a server's
+ * request would give it.
  */
-const [target, warmArg, turnsArg, cArg, batchArg] = process.argv.slice(2);
+const [target, warmArg, turnsArg, cArg, batchArg, signalArg] = process.argv.slice(2);
+const signal = signalArg === 'signal';
 const warm = Number(warmArg);
 const turns = Number(turnsArg);
 const c = Number(cArg ?? 20);
@@ -42,7 +46,7 @@ if (batch > 0) {
       ? floor
       : ours(
           { lib: await import(pathToFileURL(join(target, 'index.js')).href), testing: await import(pathToFileURL(join(target, 'testing', 'index.js')).href), from: target },
-          { label: 'ours (cap 8)', maxParallelTools: 8 },
+          { label: 'ours (cap 8)', maxParallelTools: 8, signal },
         );
   const prepared: PreparedSystem[] = [];
   for (let k = 0; k < c; k++) prepared.push(await system.prepare(batch));
@@ -89,7 +93,8 @@ if (batch > 0) {
   };
   conversation = (id) => async () => {
     const agent = lib.createAgent({ provider, model: 'bench', tools, knobs: { parallelTools: true } });
-    const outcome = await agent.complete({ message: 'go', conversationId: id });
+    const input = signal ? { message: 'go', conversationId: id, signal: new AbortController().signal } : { message: 'go', conversationId: id };
+    const outcome = await agent.complete(input);
     if (outcome.text !== SERVER_FINAL) throw new Error(`unexpected answer ${JSON.stringify(outcome.text)}`);
   };
 }

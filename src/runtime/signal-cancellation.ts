@@ -5,8 +5,8 @@ import { StageObservable } from './stage-observable.js';
  * A turn's cancellation (`turnCancellation`): emits once and completes when `signal` aborts, at
  * once when it already has, as `fromAbortSignal(signal).pipe(share())` does, with one 'abort'
  * listener on the signal while anything waits and none after. Its subscribers wait in an array:
- * no `share` Subject, refcount Subscribers or closures between them and the signal
- * (bench/RESULTS.md, "Session 20").
+ * no `share` Subject or refcount Subscribers between them and the signal (bench/RESULTS.md,
+ * "Session 20").
  *
  * ```
  * signal:   ----abort

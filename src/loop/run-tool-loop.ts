@@ -1,4 +1,4 @@
-import { EMPTY, finalize, from, NEVER, type Observable, type OperatorFunction, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
+import { EMPTY, finalize, from, type Observable, type OperatorFunction, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import type { TurnInput } from '../core/turn-input.js';
 import { scrubCredentials } from '../results/scrub.js';
@@ -6,6 +6,7 @@ import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { ResolvedAgentExecution, TurnContext } from '../runtime/resolved-execution.js';
 import { createQuietTurnContext, createTurnContext, steer } from '../runtime/turn-context.js';
+import { whenCancelled } from '../runtime/when-cancelled.js';
 import { expandSteps } from './expand-steps.js';
 import { iterate } from './iterate.js';
 import { isIterationStep, type IterationStep } from './iteration-step.js';
@@ -60,7 +61,7 @@ export function runQuietLoop(resolved: ResolvedAgentExecution, input: TurnInput)
 function openTurn(subscriber: Subscriber<TurnEvent>, resolved: ResolvedAgentExecution, input: TurnInput, quiet: boolean): TeardownLogic {
   const turn = quiet ? createQuietTurnContext(resolved, input) : createTurnContext(resolved, input);
   // a turn with a signal listens to it from start to end: its stages come and go without adding and removing the listener each time
-  if (turn.cancel$ !== NEVER) subscriber.add(turn.cancel$.subscribe());
+  whenCancelled(turn, subscriber);
   const steering = listenToSteering(turn, input);
   const events$ = iterate(turn, startSnapshot(turn, input)).pipe(
     expandSteps((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY)),

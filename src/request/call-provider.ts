@@ -1,10 +1,11 @@
-import { NEVER, type Observable, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
+import { type Observable, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
 import { scrubDelta } from '../results/scrub-delta.js';
 import { StageObservable } from '../runtime/stage-observable.js';
 import { subscribeStage } from '../runtime/stage-subscriber.js';
+import { whenCancelled } from '../runtime/when-cancelled.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { IdleTimer } from './idle-timer.js';
 
@@ -69,7 +70,7 @@ function openRequest(subscriber: Subscriber<TurnEvent | ModelResponse>, it: Iter
     unsubscribe: teardown,
   };
   // a turn without a signal (cancel$ is NEVER) cannot be cancelled: nothing to listen to
-  if (turn.cancel$ !== NEVER) request.cancelSub = turn.cancel$.subscribe(() => cancelled(request));
+  request.cancelSub = whenCancelled(turn, subscriber, onCancelled, request);
   if (request.settled) return undefined;
   let events$: Observable<ProviderEvent>;
   try {
@@ -147,10 +148,10 @@ function onError(this: RequestState, err: unknown): void {
 }
 
 /** The turn's signal aborted: the provider's is aborted and the response comes, cancelled. */
-function cancelled(request: RequestState): void {
-  request.controller?.abort();
-  request.streamSub?.unsubscribe();
-  finish(request, true);
+function onCancelled(this: RequestState): void {
+  this.controller?.abort();
+  this.streamSub?.unsubscribe();
+  finish(this, true);
 }
 
 /** The stream was quiet for `knobs.providerIdleTimeoutMs`. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool } from '../../src/index.js';
+import { lastValueFrom, toArray } from 'rxjs';
+import { ApprovalManager, createAgent, defineTool, pauseForApproval, type ProviderRequest } from '../../src/index.js';
 import { scriptedModel } from '../../src/testing/index.js';
 import { collect, doneOf } from './helpers.js';
 
@@ -62,6 +63,31 @@ describe("a turn with a signal listens to it once, from its start to its end", (
     const agent = createAgent({ provider: scriptedModel([{ toolCalls: [{ id: 'a', name: 'echo', arguments: { text: 'a' } }] }, { text: 'never' }]), model: 'm', tools: [hang] });
     const done = doneOf(await collect(agent, { message: 'go', signal: controller.signal }));
     expect(done.reason).toBe('cancelled');
+    expect(listeners.added).toBe(1);
+    expect(listeners.active()).toBe(0);
+  });
+
+  it('a parked turn resumed with a signal listens to it once too, none left after it', async () => {
+    const write = defineTool({ name: 'write', description: '', parameters: z.object({ text: z.string() }), approvalMarker: true, execute: ({ text }) => text });
+    // the model's step follows from the history, so the resuming agent continues the same script
+    const script = [
+      { toolCalls: [{ id: 'a', name: 'echo', arguments: { text: 'a' } }, { id: 'b', name: 'write', arguments: { text: 'b' } }] },
+      { toolCalls: [{ id: 'c', name: 'echo', arguments: { text: 'c' } }] },
+      { text: 'done' },
+    ];
+    const approval = new ApprovalManager({ level: 'supervised', autoApprove: ['echo'], alwaysAsk: [] }, pauseForApproval());
+    const agent = createAgent({
+      provider: scriptedModel((request: ProviderRequest) => script[request.messages.filter((m) => m.role === 'assistant').length] ?? { text: 'out of script' }),
+      model: 'm',
+      tools: [echo, write],
+      approval,
+    });
+    const parked = await agent.complete({ message: 'go' });
+    expect(parked.reason).toBe('paused');
+    const controller = new AbortController();
+    const listeners = countListeners(controller.signal);
+    const events = await lastValueFrom(agent.resume(parked.snapshot!, { decisions: { [parked.pending![0].requestId]: 'yes' }, signal: controller.signal }).pipe(toArray()));
+    expect(doneOf(events).reason).toBe('final');
     expect(listeners.added).toBe(1);
     expect(listeners.active()).toBe(0);
   });

@@ -61,21 +61,14 @@ export class TurnSpans {
     private readonly options: TurnSpanOptions,
   ) {
     const parent = options.parentContext ?? context.active();
-    this.agentSpan = tracer.startSpan(
-      `${sc.GEN_AI_OPERATION_INVOKE_AGENT} ${options.agent}`,
-      {
-        kind: SpanKind.INTERNAL,
-        startTime: this.now(),
-        attributes: {
-          [sc.ATTR_GEN_AI_OPERATION_NAME]: sc.GEN_AI_OPERATION_INVOKE_AGENT,
-          [sc.ATTR_GEN_AI_AGENT_NAME]: options.agent,
-          [sc.ATTR_GEN_AI_REQUEST_MODEL]: options.model,
-          ...this.shared(),
-          ...(options.turnId !== undefined ? { [sc.ATTR_RTL_TURN_ID]: options.turnId } : {}),
-        },
-      },
-      parent,
-    );
+    const attributes: Attributes = {
+      [sc.ATTR_GEN_AI_OPERATION_NAME]: sc.GEN_AI_OPERATION_INVOKE_AGENT,
+      [sc.ATTR_GEN_AI_AGENT_NAME]: options.agent,
+      [sc.ATTR_GEN_AI_REQUEST_MODEL]: options.model,
+    };
+    this.addShared(attributes);
+    if (options.turnId !== undefined) attributes[sc.ATTR_RTL_TURN_ID] = options.turnId;
+    this.agentSpan = tracer.startSpan(`${sc.GEN_AI_OPERATION_INVOKE_AGENT} ${options.agent}`, { kind: SpanKind.INTERNAL, startTime: this.now(), attributes }, parent);
     this.agentContext = trace.setSpan(parent, this.agentSpan);
     this.tools = new ToolSpans({
       tracer,
@@ -101,13 +94,14 @@ export class TurnSpans {
           [sc.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: event.outputTokens,
         });
         return;
-      case 'response':
-        this.chat?.setAttributes({
-          ...(event.responseModel !== undefined ? { [sc.ATTR_GEN_AI_RESPONSE_MODEL]: event.responseModel } : {}),
-          ...(event.responseId !== undefined ? { [sc.ATTR_GEN_AI_RESPONSE_ID]: event.responseId } : {}),
-          ...(event.finishReason !== undefined ? { [sc.ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: [event.finishReason] } : {}),
-        });
+      case 'response': {
+        const attributes: Attributes = {};
+        if (event.responseModel !== undefined) attributes[sc.ATTR_GEN_AI_RESPONSE_MODEL] = event.responseModel;
+        if (event.responseId !== undefined) attributes[sc.ATTR_GEN_AI_RESPONSE_ID] = event.responseId;
+        if (event.finishReason !== undefined) attributes[sc.ATTR_GEN_AI_RESPONSE_FINISH_REASONS] = [event.finishReason];
+        this.chat?.setAttributes(attributes);
         return;
+      }
       case 'approval-request':
         this.endChat();
         return;
@@ -169,23 +163,14 @@ export class TurnSpans {
     this.endChat();
     const { options } = this;
     const model = event.model ?? options.model;
-    this.chat = this.tracer.startSpan(
-      `${sc.GEN_AI_OPERATION_CHAT} ${model}`,
-      {
-        kind: SpanKind.CLIENT,
-        startTime: this.now(),
-        attributes: {
-          [sc.ATTR_GEN_AI_OPERATION_NAME]: sc.GEN_AI_OPERATION_CHAT,
-          [sc.ATTR_GEN_AI_REQUEST_MODEL]: model,
-          ...this.shared(),
-          ...(options.temperature !== undefined ? { [sc.ATTR_GEN_AI_REQUEST_TEMPERATURE]: options.temperature } : {}),
-          ...(options.server !== undefined ? { [sc.ATTR_SERVER_ADDRESS]: options.server.address } : {}),
-          ...(options.server?.port !== undefined ? { [sc.ATTR_SERVER_PORT]: options.server.port } : {}),
-          [sc.ATTR_RTL_ITERATION]: event.iteration,
-        },
-      },
-      this.agentContext,
-    );
+    // fields set, not spread: each spread is V8's generic copy (bench/RESULTS.md, "Object spread", "Session 21")
+    const attributes: Attributes = { [sc.ATTR_GEN_AI_OPERATION_NAME]: sc.GEN_AI_OPERATION_CHAT, [sc.ATTR_GEN_AI_REQUEST_MODEL]: model };
+    this.addShared(attributes);
+    if (options.temperature !== undefined) attributes[sc.ATTR_GEN_AI_REQUEST_TEMPERATURE] = options.temperature;
+    if (options.server !== undefined) attributes[sc.ATTR_SERVER_ADDRESS] = options.server.address;
+    if (options.server?.port !== undefined) attributes[sc.ATTR_SERVER_PORT] = options.server.port;
+    attributes[sc.ATTR_RTL_ITERATION] = event.iteration;
+    this.chat = this.tracer.startSpan(`${sc.GEN_AI_OPERATION_CHAT} ${model}`, { kind: SpanKind.CLIENT, startTime: this.now(), attributes }, this.agentContext);
   }
 
   private endChat(): void {
@@ -193,13 +178,11 @@ export class TurnSpans {
     this.chat = undefined;
   }
 
-  /** Attributes on both `invoke_agent` and `chat`: the provider and the conversation. */
-  private shared(): Attributes {
+  /** Adds the attributes on both `invoke_agent` and `chat`: the provider and the conversation. */
+  private addShared(attributes: Attributes): void {
     const { options } = this;
-    return {
-      ...(options.provider !== undefined ? { [sc.ATTR_GEN_AI_PROVIDER_NAME]: options.provider } : {}),
-      ...(options.conversationId !== undefined ? { [sc.ATTR_GEN_AI_CONVERSATION_ID]: options.conversationId } : {}),
-    };
+    if (options.provider !== undefined) attributes[sc.ATTR_GEN_AI_PROVIDER_NAME] = options.provider;
+    if (options.conversationId !== undefined) attributes[sc.ATTR_GEN_AI_CONVERSATION_ID] = options.conversationId;
   }
 
   private now(): TimeInput | undefined {

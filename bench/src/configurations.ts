@@ -1,7 +1,7 @@
-import { BasicTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './build-ours.js';
+import { droppingTracer } from './dropping-tracer.js';
 import { median } from './measure.js';
 import { loadOurs, ours, type OursOptions } from './systems/ours.js';
 import type { PreparedSystem } from './workload.js';
@@ -29,8 +29,7 @@ const loaded = await loadOurs(false, option('src'));
 
 const drop = (): void => {};
 const infoLogger = { isLevelEnabled: (level: string) => level !== 'debug', debug: drop, info: drop, warn: drop, error: drop, child: () => infoLogger };
-const dropSpans: SpanProcessor = { onStart: drop, onEnd: drop, forceFlush: async () => {}, shutdown: async () => {} };
-const tracer = new BasicTracerProvider({ spanProcessors: [dropSpans] }).getTracer('bench');
+const tracer = droppingTracer();
 
 /** What a coding agent's tool answers: one of this repository's own source files. */
 const sourceFile = readFileSync(join(repoRoot, 'src', 'agent', 'create-agent.ts'), 'utf8');

@@ -5,6 +5,7 @@ import { Observable } from 'rxjs';
 import type * as Lib from '../../src/index.js';
 import type { ModelProvider, ProviderEvent } from '../../src/index.js';
 import type * as Testing from '../../src/testing/index.js';
+import { droppingTracer } from './dropping-tracer.js';
 import { ITERATIONS, serverCalls, SERVER_FINAL } from './server-workload.js';
 import { floor } from './systems/floor.js';
 import { ours } from './systems/ours.js';
@@ -22,13 +23,14 @@ import { argsSchema, type PreparedSystem } from './workload.js';
  * With a batch size N > 0 each conversation runs the back-to-back regime's turn instead (overhead.ts:
  * one batch of N calls, cap 8, an observer and every guard on; systems/ours.ts and floor.ts).
  *
- *   node --predictable <bundle> <built dir (build-ours.ts) | floor> <warm> <turns> [C=20] [N=0] [signal]
+ *   node --predictable <bundle> <built dir (build-ours.ts) | floor> <warm> <turns> [C=20] [N=0] [none | signal | tracer]
  *
  * `signal`: each turn of ours gets a fresh AbortController's signal (never aborted), as a server's
- * request would give it.
+ * request would give it. `tracer`: each agent of ours has an OpenTelemetry tracer (`droppingTracer`).
  */
-const [target, warmArg, turnsArg, cArg, batchArg, signalArg] = process.argv.slice(2);
-const signal = signalArg === 'signal';
+const [target, warmArg, turnsArg, cArg, batchArg, withArg] = process.argv.slice(2);
+const signal = withArg === 'signal';
+const tracer = withArg === 'tracer' ? droppingTracer() : undefined;
 const warm = Number(warmArg);
 const turns = Number(turnsArg);
 const c = Number(cArg ?? 20);
@@ -46,7 +48,7 @@ if (batch > 0) {
       ? floor
       : ours(
           { lib: await import(pathToFileURL(join(target, 'index.js')).href), testing: await import(pathToFileURL(join(target, 'testing', 'index.js')).href), from: target },
-          { label: 'ours (cap 8)', maxParallelTools: 8, signal },
+          { label: 'ours (cap 8)', maxParallelTools: 8, signal, ...(tracer ? { config: { tracer } } : {}) },
         );
   const prepared: PreparedSystem[] = [];
   for (let k = 0; k < c; k++) prepared.push(await system.prepare(batch));
@@ -92,7 +94,9 @@ if (batch > 0) {
       }),
   };
   conversation = (id) => async () => {
-    const agent = lib.createAgent({ provider, model: 'bench', tools, knobs: { parallelTools: true } });
+    const agent = tracer
+      ? lib.createAgent({ provider, model: 'bench', tools, knobs: { parallelTools: true }, tracer })
+      : lib.createAgent({ provider, model: 'bench', tools, knobs: { parallelTools: true } });
     const input = signal ? { message: 'go', conversationId: id, signal: new AbortController().signal } : { message: 'go', conversationId: id };
     const outcome = await agent.complete(input);
     if (outcome.text !== SERVER_FINAL) throw new Error(`unexpected answer ${JSON.stringify(outcome.text)}`);

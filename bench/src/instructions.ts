@@ -14,7 +14,7 @@ import { annotated, instructionsByCategory } from './instruction-categories.js';
  * JavaScript: the server regime's turn, every wait a setImmediate); `floor` counts the
  * hand-written loop.
  *
- *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] [--parallel=1] [--by-category] [--batch=N] [--signal] <src dir | floor> …
+ *   node --import tsx bench/src/instructions.ts [--turns=100] [--warm=200] [--c=20] [--runs=1] [--node=<binary>] [--parallel=1] [--by-category] [--batch=N] [--signal | --tracer] <src dir | floor> …
  *
  * The child runs with V8's `--predictable` (one thread, fewer time-based heuristics). Runs of one
  * build mostly agree within 0.5 %, at times 2–3 %, and a whole invocation can come out ~3 %
@@ -32,7 +32,8 @@ import { annotated, instructionsByCategory } from './instruction-categories.js';
  * observer and every guard on; the floor's Promise.all), C of them in a row (use `--c=1`), and
  * reports instructions per call: `--batch=1000 --c=1 --warm=40 --turns=5`.
  * `--signal` gives each turn of ours a fresh AbortController's signal, never aborted (the floor has
- * none), as a server passes each request's.
+ * none), as a server passes each request's. `--tracer` gives each agent of ours an OpenTelemetry tracer
+ * (the SDK's BasicTracerProvider, spans dropped at their end: dropping-tracer.ts).
  * `--cache-sim` also simulates the caches (callgrind's `--cache-sim=yes`) and reports misses per
  * turn or call: first-level instruction and data caches as the machine's, and as the last level
  * a 1 MB, 8-way L2 (this machine's per core; `--cache-sim=<bytes>,<ways>,<line>` for another),
@@ -50,6 +51,7 @@ const parallel = Number(option('parallel', '1'));
 const byCategory = process.argv.includes('--by-category');
 const batch = Number(option('batch', '0'));
 const signal = process.argv.includes('--signal');
+const traced = process.argv.includes('--tracer');
 const cacheSim = process.argv.some((a) => a === '--cache-sim' || a.startsWith('--cache-sim='));
 const lastLevel = option('cache-sim', '1048576,8,64');
 /** What a count is divided by: a turn, or with `--batch` a call. */
@@ -103,7 +105,7 @@ function count(target: string): Promise<Count> {
   if (cacheSim) args.push('--cache-sim=yes', `--LL=${lastLevel}`);
   // --perf-basic-prof also turns V8's log on: into the run's own folder, not the repo's
   const perf = byCategory ? ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${out}.v8.log`] : [];
-  args.push(resolve(node), '--predictable', ...perf, child, built.get(target) ?? 'floor', String(warm), String(turns), String(c), String(batch), signal ? 'signal' : 'none');
+  args.push(resolve(node), '--predictable', ...perf, child, built.get(target) ?? 'floor', String(warm), String(turns), String(c), String(batch), signal ? 'signal' : traced ? 'tracer' : 'none');
   return new Promise((done, fail) => {
     const proc = spawn('valgrind', args, { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { repoRoot } from './build-ours.js';
 import { droppingTracer } from './dropping-tracer.js';
 import { median } from './measure.js';
+import { roundOrder } from './overhead.js';
 import { loadOurs, ours, type OursOptions } from './systems/ours.js';
 import type { PreparedSystem } from './workload.js';
 
@@ -58,7 +59,10 @@ for (const n of sizes) {
   for (let w = 0; w < 20; w++) for (const p of prepared) for (let t = 0; t < turns; t++) await p.turn();
   const cpu = prepared.map(() => [] as number[]);
   for (let r = 0; r < rounds; r++) {
-    for (const [k, p] of prepared.entries()) {
+    // a shuffled order per round: a configuration whose turns leave much garbage (8 KB arguments
+    // at N=1000) no longer always hands its collections to the same next one
+    for (const k of roundOrder(prepared.length, r)) {
+      const p = prepared[k];
       const c0 = process.cpuUsage();
       for (let t = 0; t < turns; t++) await p.turn();
       const c = process.cpuUsage(c0);

@@ -19,11 +19,9 @@ import { MAYBE_SECRET } from './scrub-rules.js';
 export const nextRuleWord: (text: string, from: number) => number = scannerOf(buildTables(), new RegExp(MAYBE_SECRET.source, 'iy'));
 
 /**
- * `nextRuleWord` over its tables and the expression that confirms a word at one position. They
- * are constants of this closure, not of the module: a bundler (esbuild, under tsup) turns a
- * module's top-level `const` into `var`, whose value V8's optimizing compiler loads and checks at
- * each use, where a closure's `const` it folds in with the tables' lengths, and their bounds
- * checks go: a third fewer instructions per character (bench/RESULTS.md, "Session 21").
+ * `nextRuleWord` over its tables and the expression that confirms a word at one position: they
+ * are constants of this closure, not of the module, which tsup's bundle would make variables
+ * (bench/RESULTS.md, "Module constants in the bundle").
  *
  * @param tables `CLASS`: an ASCII character's class, 0 when no word has it among its first three
  *   characters (letters folded, as the expression ignores case); `STARTS`: the three-class starts

@@ -1,7 +1,7 @@
 import { identity, NEVER, type MonoTypeOperatorFunction, type Observable, type Subscriber, type TeardownLogic } from 'rxjs';
 import { StageObservable } from './stage-observable.js';
-import { subscribeStage } from './stage-subscriber.js';
 import { signalCancellation } from './signal-cancellation.js';
+import { whenCancelled } from './when-cancelled.js';
 
 /**
  * A turn's cancellation as one Observable: `NEVER` without a signal, else `fromAbortSignal`
@@ -41,19 +41,16 @@ export function turnCancellation(signal: AbortSignal | undefined): Observable<vo
  * @return The source's values until the turn is cancelled.
  */
 export function untilCancelled<T>(turn: { readonly cancel$: Observable<void> }): MonoTypeOperatorFunction<T> {
-  const { cancel$ } = turn;
-  if (cancel$ === NEVER) return identity;
-  return (source) => new StageObservable(openUntil<T>, source, cancel$, undefined);
+  if (turn.cancel$ === NEVER) return identity;
+  return (source) => new StageObservable(openUntil<T>, source, turn, undefined);
 }
 
-function openUntil<T>(subscriber: Subscriber<T>, source: Observable<T>, cancel$: Observable<void>): TeardownLogic {
+function openUntil<T>(subscriber: Subscriber<T>, source: Observable<T>, turn: { readonly cancel$: Observable<void> }): TeardownLogic {
   // the notifier's value completes the result; its completion alone changes nothing; its error ends it
-  subscribeStage(cancel$, subscriber, completeDestination, ignore, undefined, subscriber);
+  whenCancelled(turn, subscriber, completeDestination, subscriber);
   if (!subscriber.closed) source.subscribe(subscriber);
 }
 
 function completeDestination(this: Subscriber<unknown>): void {
   this.complete();
 }
-
-function ignore(): void {}

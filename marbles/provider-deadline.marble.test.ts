@@ -1,4 +1,4 @@
-import { catchError, map, type Observable, of, toArray } from 'rxjs';
+import { catchError, map, type Observable, of, timer, toArray } from 'rxjs';
 import { z } from 'zod';
 import type { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -101,6 +101,23 @@ describe('a provider stream with no event for the idle deadline fails with a Pro
       const out$ = turnOver([cold<ProviderEvent>('-c-(f|)', { c: toolCall('echo'), f: finish }), cold<ProviderEvent>('-')], 4);
       expectObservable(out$).toBe('-------(a|)', {
         a: ['0 iteration', '3 tool-call', '3 tool-result', '3 iteration', `7 ${idle(4).slice('ProviderError: '.length)}`],
+      });
+    });
+  });
+
+  it('a tool round longer than the deadline fails nothing: the next request gets a whole deadline from its own start', () => {
+    scheduler.run(({ cold, expectObservable }) => {
+      // the first request's deadline ends with it at 3, while the tool runs until 9; the second request's starts at 9
+      const slow = defineTool({ name: 'slow', description: 's', parameters: z.object({}), execute: () => timer(6).pipe(map(() => 'ok')) });
+      const streams = [cold<ProviderEvent>('-c-(f|)', { c: toolCall('slow'), f: finish }), cold<ProviderEvent>('-')];
+      const agent = createAgent({ provider: provider(() => streams.shift()!), model: 'm', tools: [slow], knobs: { providerIdleTimeoutMs: 4 } });
+      const out$ = agent.run({ message: 'go' }).pipe(
+        map((e) => `${scheduler.now()} ${e.type}`),
+        catchError((err: unknown) => of(`${scheduler.now()} ${err instanceof ProviderError ? err.message : 'other'}`)),
+        toArray(),
+      );
+      expectObservable(out$).toBe('-------------(a|)', {
+        a: ['0 iteration', '3 tool-call', '9 tool-result', '9 iteration', `13 ${idle(4).slice('ProviderError: '.length)}`],
       });
     });
   });

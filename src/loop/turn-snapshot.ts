@@ -2,6 +2,7 @@ import type { TurnInput } from '../core/turn-input.js';
 import { NO_ITEMS } from '../core/no-items.js';
 import { TURN_SNAPSHOT_VERSION, type LoopWindow, type TurnSnapshot } from '../core/turn-snapshot.js';
 import type { IterationContext, TurnContext } from '../runtime/resolved-execution.js';
+import { promptSignaturesOf } from '../runtime/iteration-context.js';
 
 /** A loop detector's window with nothing in it. */
 export const EMPTY_LOOP_WINDOW: LoopWindow = Object.freeze({ names: [], argsJson: [], outputs: [], batches: [], start: 0, batch: 0 });
@@ -74,7 +75,7 @@ export function nextSnapshot(it: IterationContext, changes: Partial<TurnSnapshot
  */
 export function snapshotWith(s: TurnSnapshot, c: Partial<TurnSnapshot>, it?: IterationContext): TurnSnapshot {
   const model = c.model ?? (it ? it.model : s.model);
-  const promptSignatures = c.promptSignatures ?? (it && it.promptSignatures.size > 0 ? Object.fromEntries(it.promptSignatures) : s.promptSignatures);
+  const promptSignatures = c.promptSignatures ?? (it ? signaturesAfter(it, s) : s.promptSignatures);
   const activated = c.activated ?? (it ? it.turn.activated.names() : s.activated);
   const notes = c.notes ?? (it ? NO_ITEMS : s.notes);
   if (c.batch !== undefined || 'batch' in s) return { ...s, ...c, model, promptSignatures, activated, notes };
@@ -119,4 +120,16 @@ export function snapshotWith(s: TurnSnapshot, c: Partial<TurnSnapshot>, it?: Ite
     steering: c.steering ?? s.steering,
     usage: c.usage ?? s.usage,
   };
+}
+
+/** The prompt-loop signatures after `it`: its Map's if a stage made it, else its snapshot's (else `s`'s, when both have none). */
+function signaturesAfter(it: IterationContext, s: TurnSnapshot): TurnSnapshot['promptSignatures'] {
+  const made = promptSignaturesOf(it);
+  if (made !== undefined) return made.size > 0 ? Object.fromEntries(made) : s.promptSignatures;
+  return hasKeys(it.snapshot.promptSignatures) ? it.snapshot.promptSignatures : s.promptSignatures;
+}
+
+function hasKeys(record: object): boolean {
+  for (const _ in record) return true;
+  return false;
 }

@@ -1,9 +1,11 @@
-import type { TurnSnapshot } from '../core/turn-snapshot.js';
-import type { IterationContext, TurnContext } from './resolved-execution.js';
+import type { PromptSignature, TurnSnapshot } from '../core/turn-snapshot.js';
+import type { IterationContext, ResolvedAgentExecution, TurnContext } from './resolved-execution.js';
 
 /**
  * The context of the iteration that `snapshot` starts (its `iteration` already counted): the
  * model and prompt-loop signatures the iteration's stages may change, copied from the snapshot.
+ * The signatures' Map is made when first read: only a turn with approvals that prompt writes
+ * one, and a turn makes one context per iteration.
  *
  * @example
  * ```ts
@@ -12,17 +14,47 @@ import type { IterationContext, TurnContext } from './resolved-execution.js';
  * ```
  */
 export function iterationContext(turn: TurnContext, snapshot: TurnSnapshot): IterationContext {
-  return {
-    turn,
-    resolved: turn.resolved,
-    snapshot,
-    iteration: snapshot.iteration,
-    model: snapshot.model,
-    promptSignatures: hasKeys(snapshot.promptSignatures) ? new Map(Object.entries(snapshot.promptSignatures)) : new Map(),
-  };
+  return new Iteration(turn, snapshot);
 }
 
-function hasKeys(record: object): boolean {
-  for (const _ in record) return true;
-  return false;
+/**
+ * The iteration's prompt-loop signatures if a stage has read or written them: undefined, without
+ * making the Map, when none did (they are then the snapshot's, unchanged). A context that is not
+ * `iterationContext`'s answers its own Map.
+ *
+ * @example
+ * ```ts
+ * const signatures = promptSignaturesOf(it) ?? new Map(Object.entries(it.snapshot.promptSignatures));
+ * ```
+ */
+export function promptSignaturesOf(it: IterationContext): Map<string, PromptSignature> | undefined {
+  return it instanceof Iteration ? it.signaturesIfMade() : it.promptSignatures;
+}
+
+class Iteration implements IterationContext {
+  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
+  static readonly #shape = new Iteration({ resolved: undefined } as unknown as TurnContext, { iteration: 0, model: '', promptSignatures: {} } as unknown as TurnSnapshot);
+
+  readonly resolved: ResolvedAgentExecution;
+  readonly iteration: number;
+  model: string;
+  #signatures: Map<string, PromptSignature> | undefined = undefined;
+
+  constructor(
+    readonly turn: TurnContext,
+    readonly snapshot: TurnSnapshot,
+  ) {
+    this.resolved = turn.resolved;
+    this.iteration = snapshot.iteration;
+    this.model = snapshot.model;
+  }
+
+  get promptSignatures(): Map<string, PromptSignature> {
+    return (this.#signatures ??= new Map(Object.entries(this.snapshot.promptSignatures)));
+  }
+
+  /** The Map, if `promptSignatures` was read. */
+  signaturesIfMade(): Map<string, PromptSignature> | undefined {
+    return this.#signatures;
+  }
 }

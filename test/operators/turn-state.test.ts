@@ -68,6 +68,24 @@ describe('iterationContext and nextSnapshot: what an iteration may change, folde
     expect([snapshot.model, snapshot.promptSignatures]).toEqual(['m', {}]);
   });
 
+  it("signatures no stage read pass to the next snapshot as they were; read ones are copied, changes included", () => {
+    const { it: ctx, turn } = setup();
+    ctx.promptSignatures.set('sig', { iteration: 1, approved: false });
+    const first = nextSnapshot(ctx, {});
+    // an iteration whose stages never touch the signatures (no call that prompts)
+    const untouched = iterationContext(turn, { ...first, iteration: 2 });
+    const second = nextSnapshot(untouched, { receipts: ['r'] });
+    expect(second.promptSignatures).toEqual({ sig: { iteration: 1, approved: false } });
+    // one that reads and adds: both, the snapshot it started from unchanged
+    const read = iterationContext(turn, { ...second, iteration: 3 });
+    expect(read.promptSignatures.get('sig')).toEqual({ iteration: 1, approved: false });
+    read.promptSignatures.set('other', { iteration: 3, approved: true });
+    expect(nextSnapshot(read, {}).promptSignatures).toEqual({ sig: { iteration: 1, approved: false }, other: { iteration: 3, approved: true } });
+    expect(second.promptSignatures).toEqual({ sig: { iteration: 1, approved: false } });
+    // none at all: the empty record
+    expect(nextSnapshot(iterationContext(turn, { ...setup().snapshot, iteration: 1 }), {}).promptSignatures).toEqual({});
+  });
+
   it('a context made from that snapshot starts from its values', () => {
     const { it: ctx, turn } = setup();
     ctx.model = 'other';

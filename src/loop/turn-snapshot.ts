@@ -126,7 +126,8 @@ export function snapshotWith(s: TurnSnapshot, c: Partial<TurnSnapshot>, it?: Ite
 function signaturesAfter(it: IterationContext, s: TurnSnapshot): TurnSnapshot['promptSignatures'] {
   const made = promptSignaturesOf(it);
   if (made !== undefined) return made.size > 0 ? Object.fromEntries(made) : s.promptSignatures;
-  return hasKeys(it.snapshot.promptSignatures) ? it.snapshot.promptSignatures : s.promptSignatures;
+  // (nextSnapshot passes the iteration's own snapshot: its record, whether it has keys or not)
+  return s === it.snapshot || hasKeys(it.snapshot.promptSignatures) ? it.snapshot.promptSignatures : s.promptSignatures;
 }
 
 function hasKeys(record: object): boolean {

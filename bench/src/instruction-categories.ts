@@ -62,7 +62,7 @@ export function annotated(callgrindOut: string, inclusive: boolean): { instructi
  * the memory of collected code, so an address can be listed more than once: the newest entry
  * (the map's last) names it, the code of the counted turns rather than of the warm-up.
  */
-class PerfMap {
+export class PerfMap {
   readonly #starts: number[] = [];
   readonly #ends: number[] = [];
   readonly #names: string[] = [];

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -38,6 +38,8 @@ import { annotated, instructionsByCategory } from './instruction-categories.js';
  * turn or call: first-level instruction and data caches as the machine's, and as the last level
  * a 1 MB, 8-way L2 (this machine's per core; `--cache-sim=<bytes>,<ways>,<line>` for another),
  * since callgrind's own reading of the machine's L3 is off in a VM.
+ * `--keep=<dir>` (with `--by-category`) keeps each run's callgrind file and V8 perf map in `<dir>`
+ * and prints their paths: instructions-diff.ts reads them function by function.
  */
 const option = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const targets = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -92,8 +94,11 @@ interface Count {
   readonly misses?: { readonly instructionL1: number; readonly dataL1: number; readonly lastLevel: number };
 }
 
-const outDir = mkdtempSync(join(tmpdir(), 'rtl-instructions-'));
-process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
+const keep = option('keep', '');
+if (keep !== '' && !byCategory) throw new Error('--keep needs --by-category (the perf map names the JIT code)');
+const outDir = keep !== '' ? resolve(keep) : mkdtempSync(join(tmpdir(), 'rtl-instructions-'));
+mkdirSync(outDir, { recursive: true });
+if (keep === '') process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
 let runsStarted = 0;
 
 const k = (n: number) => (n / 1000).toFixed(1);
@@ -125,10 +130,14 @@ function count(target: string): Promise<Count> {
         const split = instructionsByCategory(out, perfMap, units);
         categories = perUnitOf(split.categories);
         jit = split.code;
-        rmSync(perfMap, { force: true });
         rmSync(`${out}.v8.log`, { force: true });
+        if (keep !== '') {
+          copyFileSync(perfMap, `${out}.map`);
+          rmSync(perfMap, { force: true });
+          console.log(`kept: ${target} ${out} ${out}.map`);
+        } else rmSync(perfMap, { force: true });
       }
-      rmSync(out, { force: true });
+      if (keep === '') rmSync(out, { force: true });
       const misses =
         cacheSim && events !== undefined && events.length === 9
           ? { instructionL1: toUnit(events[3]), dataL1: toUnit(events[4] + events[5]), lastLevel: toUnit(events[6] + events[7] + events[8]) }

@@ -84,10 +84,11 @@ describe('a provider stream with no event for the idle deadline fails with a Pro
     });
   });
 
-  /** A turn with an `echo` tool whose requests get `streams` in turn: each event as `frame type`, then the failure at its frame. */
-  const turnOver = (streams: Observable<ProviderEvent>[], ms: number): Observable<string[]> => {
-    const echo = defineTool({ name: 'echo', description: 'e', parameters: z.object({}), execute: () => 'ok' });
-    const agent = createAgent({ provider: provider(() => streams.shift()!), model: 'm', tools: [echo], knobs: { providerIdleTimeoutMs: ms } });
+  const echo = defineTool({ name: 'echo', description: 'e', parameters: z.object({}), execute: () => 'ok' });
+
+  /** A turn with `tool` (by default `echo`) whose requests get `streams` in turn: each event as `frame type`, then the failure at its frame. */
+  const turnOver = (streams: Observable<ProviderEvent>[], ms: number, tool = echo): Observable<string[]> => {
+    const agent = createAgent({ provider: provider(() => streams.shift()!), model: 'm', tools: [tool], knobs: { providerIdleTimeoutMs: ms } });
     return agent.run({ message: 'go' }).pipe(
       map((e) => `${scheduler.now()} ${e.type}`),
       catchError((err: unknown) => of(`${scheduler.now()} ${err instanceof ProviderError ? err.message : 'other'}`)),
@@ -109,13 +110,7 @@ describe('a provider stream with no event for the idle deadline fails with a Pro
     scheduler.run(({ cold, expectObservable }) => {
       // the first request's deadline ends with it at 3, while the tool runs until 9; the second request's starts at 9
       const slow = defineTool({ name: 'slow', description: 's', parameters: z.object({}), execute: () => timer(6).pipe(map(() => 'ok')) });
-      const streams = [cold<ProviderEvent>('-c-(f|)', { c: toolCall('slow'), f: finish }), cold<ProviderEvent>('-')];
-      const agent = createAgent({ provider: provider(() => streams.shift()!), model: 'm', tools: [slow], knobs: { providerIdleTimeoutMs: 4 } });
-      const out$ = agent.run({ message: 'go' }).pipe(
-        map((e) => `${scheduler.now()} ${e.type}`),
-        catchError((err: unknown) => of(`${scheduler.now()} ${err instanceof ProviderError ? err.message : 'other'}`)),
-        toArray(),
-      );
+      const out$ = turnOver([cold<ProviderEvent>('-c-(f|)', { c: toolCall('slow'), f: finish }), cold<ProviderEvent>('-')], 4, slow);
       expectObservable(out$).toBe('-------------(a|)', {
         a: ['0 iteration', '3 tool-call', '9 tool-result', '9 iteration', `13 ${idle(4).slice('ProviderError: '.length)}`],
       });

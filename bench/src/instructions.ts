@@ -132,10 +132,10 @@ function count(target: string): Promise<Count> {
         jit = split.code;
         rmSync(`${out}.v8.log`, { force: true });
         if (keep !== '') {
-          copyFileSync(perfMap, `${out}.map`);
-          rmSync(perfMap, { force: true });
+          copyFileSync(perfMap, `${out}.map`); // the map is in /tmp, perhaps another file system
           console.log(`kept: ${target} ${out} ${out}.map`);
-        } else rmSync(perfMap, { force: true });
+        }
+        rmSync(perfMap, { force: true });
       }
       if (keep === '') rmSync(out, { force: true });
       const misses =

@@ -1,3 +1,4 @@
+import { memoryProbe } from './machine-probes.js';
 import { fmt, helpersIdle, median, timeTurns } from './measure.js';
 import { roundOrder } from './overhead.js';
 import type { PreparedSystem, System } from './workload.js';
@@ -27,6 +28,8 @@ export interface PostGcResult {
   readonly systems: readonly string[];
   /** `${n}|${system}` → CPU and wall µs per turn of each sample. */
   readonly runs: Map<string, { cpu: number[]; wall: number[] }>;
+  /** `memoryProbe()`'s ns per read after each round, every N in turn: whether the machine's memory was slow. */
+  readonly memory: number[];
 }
 
 const key = (n: number, s: string) => `${n}|${s}`;
@@ -34,7 +37,7 @@ const key = (n: number, s: string) => `${n}|${s}`;
 export async function measurePostGc(systems: readonly System[], options: PostGcOptions): Promise<PostGcResult> {
   const gc = (globalThis as { gc?: (options?: unknown) => void }).gc;
   if (!gc) throw new Error('the post-GC regime needs node --expose-gc');
-  const result: PostGcResult = { options, systems: systems.map((s) => s.name), runs: new Map() };
+  const result: PostGcResult = { options, systems: systems.map((s) => s.name), runs: new Map(), memory: [] };
   for (const n of options.sizes) {
     const prepared: PreparedSystem[] = [];
     for (const s of systems) {
@@ -52,6 +55,7 @@ export async function measurePostGc(systems: readonly System[], options: PostGcO
         runs?.cpu.push(t.cpu * 1000);
         runs?.wall.push(t.wall * 1000);
       }
+      result.memory.push(memoryProbe());
     }
     options.log(`  N=${n}: ${systems.map((s) => `${s.name} ${fmt(median(result.runs.get(key(n, s.name))?.cpu ?? []) / n)} CPU µs/call`).join(', ')}`);
   }
@@ -78,6 +82,14 @@ export function postGcTable(r: PostGcResult): string {
         } | ${s === reference ? '' : `${fmt(paired(ref.cpu, runs.cpu))}×`} |`,
       );
     }
+  }
+  const memory = [...r.memory].sort((a, b) => a - b);
+  if (memory.length > 0) {
+    lines.push(
+      '',
+      `Memory between rounds (\`memoryProbe\`, ns per read over 8 MB): ${fmt(memory[0], 1)}–${fmt(memory[memory.length - 1], 1)}, median ${fmt(median(memory), 1)}; ` +
+        'on the VM of bench/RESULTS.md\'s "Session 23", ~5 when memory answered at its usual speed and 10–16 when it was slow.',
+    );
   }
   return lines.join('\n');
 }

@@ -28,6 +28,3 @@ export function memoryProbe(): number {
   sink ^= s;
   return Number(process.hrtime.bigint() - t0) / 524_288;
 }
-
-/** Keeps the probes' results observable, so that no compiler drops their loops. */
-export const probeSink = (): number => sink;

@@ -5,8 +5,8 @@ import { loadOurs, ours } from './systems/ours.js';
 
 /**
  * Whether this machine's memory is slow right now, beside what a turn costs: batches of back-to-back
- * turns (ours, cap 8, and the floor, interleaved), each followed by two probes that touch no
- * JavaScript heap object: an arithmetic loop (the core's speed) and random reads over an 8 MB array
+ * turns (ours, cap 8, and the floor, interleaved), each followed by two probes that touch none of
+ * the turns' objects: an arithmetic loop (the core's speed) and random reads over an 8 MB array
  * (how long memory takes to answer). Ends with the ratio in the batches whose memory was fast
  * against those whose memory was slow (above 1.6x the fastest probe).
  *
@@ -26,7 +26,7 @@ async function cpuPerCall(turn: () => Promise<void>, n: number): Promise<number>
 
 if (process.argv.includes('--probe-only')) {
   const end = Date.now() + 1000 * Number(args[0] ?? 20);
-  memoryProbe(); // the array's pages, first touched
+  memoryProbe(); // untimed: the first run
   const row: string[] = [];
   while (Date.now() < end) {
     row.push(`${memoryProbe().toFixed(1)}/${arithmeticProbe().toFixed(1)}`);

@@ -1,7 +1,8 @@
 import { arithmeticProbe, memoryProbe } from './machine-probes.js';
-import { median } from './measure.js';
+import { median, timeTurns } from './measure.js';
 import { floor } from './systems/floor.js';
 import { loadOurs, ours } from './systems/ours.js';
+import type { PreparedSystem } from './workload.js';
 
 /**
  * Whether this machine's memory is slow right now, beside what a turn costs: batches of back-to-back
@@ -17,12 +18,7 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const option = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 
 /** CPU µs per call of one turn. */
-async function cpuPerCall(turn: () => Promise<void>, n: number): Promise<number> {
-  const c0 = process.cpuUsage();
-  await turn();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / n;
-}
+const cpuPerCall = async (system: PreparedSystem, n: number): Promise<number> => ((await timeTurns(system, 1)).cpu * 1000) / n;
 
 if (process.argv.includes('--probe-only')) {
   const end = Date.now() + 1000 * Number(args[0] ?? 20);
@@ -38,12 +34,12 @@ if (process.argv.includes('--probe-only')) {
   const n = Number(args[0] ?? 1000);
   const batches = Number(args[1] ?? 12);
   const turns = Number(option('turns') ?? 15);
-  const ourTurn = (await ours(await loadOurs(false, option('src')), { label: 'ours (cap 8)', maxParallelTools: 8 }).prepare(n)).turn;
+  const oursPrepared = await ours(await loadOurs(false, option('src')), { label: 'ours (cap 8)', maxParallelTools: 8 }).prepare(n);
   const alone = process.argv.includes('--ours-only');
-  const floorTurn = alone ? undefined : (await floor.prepare(n)).turn;
+  const floorPrepared = alone ? undefined : await floor.prepare(n);
   for (let k = 0; k < 50; k++) {
-    await ourTurn();
-    await floorTurn?.();
+    await oursPrepared.turn();
+    await floorPrepared?.turn();
   }
   for (let k = 0; k < 3; k++) memoryProbe();
   const rows: { memory: number; arithmetic: number; ours: number; floor: number }[] = [];
@@ -53,12 +49,12 @@ if (process.argv.includes('--probe-only')) {
     const o: number[] = [];
     const f: number[] = [];
     for (let k = 0; k < turns; k++) {
-      o.push(await cpuPerCall(ourTurn, n));
-      if (floorTurn) f.push(await cpuPerCall(floorTurn, n));
+      o.push(await cpuPerCall(oursPrepared, n));
+      if (floorPrepared) f.push(await cpuPerCall(floorPrepared, n));
     }
-    const row = { memory: memoryProbe(), arithmetic: arithmeticProbe(), ours: median(o), floor: floorTurn ? median(f) : Number.NaN };
+    const row = { memory: memoryProbe(), arithmetic: arithmeticProbe(), ours: median(o), floor: floorPrepared ? median(f) : Number.NaN };
     rows.push(row);
-    const cells = [row.memory.toFixed(1), row.arithmetic.toFixed(1), row.ours.toFixed(2), floorTurn ? row.floor.toFixed(2) : '-', floorTurn ? `${(row.ours / row.floor).toFixed(2)}x` : '-'];
+    const cells = [row.memory.toFixed(1), row.arithmetic.toFixed(1), row.ours.toFixed(2), floorPrepared ? row.floor.toFixed(2) : '-', floorPrepared ? `${(row.ours / row.floor).toFixed(2)}x` : '-'];
     console.log(`${String(b + 1).padStart(5)}  ${cells.map((c, i) => c.padStart([14, 13, 12, 13, 12][i])).join('  ')}`);
   }
   const fastest = Math.min(...rows.map((r) => r.memory));
@@ -72,7 +68,7 @@ if (process.argv.includes('--probe-only')) {
     }
     const ratio = median(group.map((r) => r.ours / r.floor));
     const cost = (pick: (r: (typeof group)[number]) => number) => median(group.map(pick)).toFixed(2);
-    const against = floorTurn ? `, floor ${cost((r) => r.floor)} µs/call, ours ÷ floor ${ratio.toFixed(2)}x` : ' µs/call';
+    const against = floorPrepared ? `, floor ${cost((r) => r.floor)} µs/call, ours ÷ floor ${ratio.toFixed(2)}x` : ' µs/call';
     console.log(`${label} (${group.length} batches, ${cost((r) => r.memory)} ns/read): ours ${cost((r) => r.ours)}${against}`);
   }
 }

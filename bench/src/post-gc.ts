@@ -34,6 +34,9 @@ export interface PostGcResult {
 
 const key = (n: number, s: string) => `${n}|${s}`;
 
+/** Untimed turns before a size's rounds, back to back: at least 10, and at least 2,000 calls. */
+const warmTurns = (n: number): number => Math.max(10, Math.ceil(2000 / n));
+
 export async function measurePostGc(systems: readonly System[], options: PostGcOptions): Promise<PostGcResult> {
   const gc = (globalThis as { gc?: (options?: unknown) => void }).gc;
   if (!gc) throw new Error('the post-GC regime needs node --expose-gc');
@@ -42,7 +45,9 @@ export async function measurePostGc(systems: readonly System[], options: PostGcO
     const prepared: PreparedSystem[] = [];
     for (const s of systems) {
       const p = await s.prepare(n);
-      for (let k = 0; k < 3; k++) await p.turn(); // first turns: JIT, lazy set-up
+      // untimed: lazy set-up and the JIT, whose background compiling would otherwise fall into the
+      // first timed turns' CPU (bench/RESULTS.md, "Session 24")
+      for (let k = 0, turns = warmTurns(n); k < turns; k++) await p.turn();
       prepared.push(p);
       result.runs.set(key(n, s.name), { cpu: [], wall: [] });
     }

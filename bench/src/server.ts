@@ -1,3 +1,4 @@
+import { GCProfiler } from 'node:v8';
 import { collect, emptyNursery, fmt, median } from './measure.js';
 import { roundOrder } from './overhead.js';
 import { CALLS_PER_TURN, IterationClock, Samples, type ServerPrepared, type ServerSystem } from './server-workload.js';
@@ -6,8 +7,9 @@ import { CALLS_PER_TURN, IterationClock, Samples, type ServerPrepared, type Serv
  * The server regime: C conversations at once, each running `turns` turns one after another (3
  * iterations × 3 calls, model 2 ms, tools 0–1 ms, as real timers), with ~150 MB of other live
  * objects on the heap. Per system and C: CPU µs per tool call (`process.cpuUsage` over the whole
- * run, every thread of the process), turns per second (wall), and the p50/p99 of the time the
- * loop adds per iteration (see `IterationClock`). Systems run interleaved, shuffled per round.
+ * run, every thread of the process), the garbage collector's pauses of the main thread in that
+ * run (V8's `GCProfiler`), turns per second (wall), and the p50/p99 of the time the loop adds per
+ * iteration (see `IterationClock`). Systems run interleaved, shuffled per round.
  */
 export interface ServerOptions {
   readonly conversations: readonly number[];
@@ -29,6 +31,8 @@ export interface ServerOptions {
 
 interface ServerRuns {
   readonly cpu: number[];
+  /** The collector's pauses of the main thread, µs per call. */
+  readonly gc: number[];
   readonly wall: number[];
   readonly turnsPerS: number[];
   readonly samples: Samples;
@@ -62,6 +66,8 @@ export function ballast(mb: number): { held: unknown[]; bytes: number } {
 async function runOnce(prepared: ServerPrepared, c: number, turns: number, samples: Samples) {
   const conversations = Array.from({ length: c }, (_, k) => prepared.conversation(`conversation-${k}`, new IterationClock(samples)));
   emptyNursery();
+  const profiler = new GCProfiler();
+  profiler.start();
   const cpu0 = process.cpuUsage();
   const start = performance.now();
   await Promise.all(
@@ -71,8 +77,10 @@ async function runOnce(prepared: ServerPrepared, c: number, turns: number, sampl
   );
   const wall = performance.now() - start;
   const cpu = process.cpuUsage(cpu0);
+  let gcUs = 0;
+  for (const collection of profiler.stop()?.statistics ?? []) gcUs += collection.cost;
   const calls = c * turns * CALLS_PER_TURN;
-  return { cpuPerCall: (cpu.user + cpu.system) / calls, wallPerCall: (wall * 1000) / calls, turnsPerS: (c * turns * 1000) / wall };
+  return { cpuPerCall: (cpu.user + cpu.system) / calls, gcPerCall: gcUs / calls, wallPerCall: (wall * 1000) / calls, turnsPerS: (c * turns * 1000) / wall };
 }
 
 export async function measureServer(systems: readonly ServerSystem[], options: ServerOptions): Promise<ServerResult> {
@@ -83,7 +91,7 @@ export async function measureServer(systems: readonly ServerSystem[], options: S
     const turns = options.turns(c);
     result.turns.set(c, turns);
     const all: ServerRuns[] = systems.map((s) => {
-      const runs: ServerRuns = { cpu: [], wall: [], turnsPerS: [], samples: new Samples() };
+      const runs: ServerRuns = { cpu: [], gc: [], wall: [], turnsPerS: [], samples: new Samples() };
       result.runs.set(key(c, s.name), runs);
       return runs;
     });
@@ -100,6 +108,7 @@ export async function measureServer(systems: readonly ServerSystem[], options: S
           all[s].heapGrowth = process.memoryUsage().heapUsed - heap0;
         }
         all[s].cpu.push(r.cpuPerCall);
+        all[s].gc.push(r.gcPerCall);
         all[s].wall.push(r.wallPerCall);
         all[s].turnsPerS.push(r.turnsPerS);
       }
@@ -112,7 +121,7 @@ export async function measureServer(systems: readonly ServerSystem[], options: S
 
 const paired = (a: number[], b: number[]) => median(a.map((v, i) => v / b[i]));
 
-/** One table per C, then how CPU per call grows with C. */
+/** One table per C, then how CPU per call grows with C, with and without the collector's pauses. */
 export function serverTables(r: ServerResult): string {
   const { reference, floor } = r.options;
   const out: string[] = [`Ballast: ${(r.ballast / 1024 / 1024).toFixed(0)} MB of other live objects on the heap.`];
@@ -123,8 +132,8 @@ export function serverTables(r: ServerResult): string {
       '',
       `**C = ${c}** (${turns} turns per conversation per run, ${c * turns * CALLS_PER_TURN} calls per run, ${r.options.runs} runs)`,
       '',
-      `| system | CPU µs/call | ÷ ${floor}, CPU (paired) | ${reference} ÷ system (paired) | wall µs/call | turns/s | added per iteration p50 | p99 | heap after − before a run (GC'd) |`,
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      `| system | CPU µs/call | ÷ ${floor}, CPU (paired) | ${reference} ÷ system (paired) | GC pauses µs/call | wall µs/call | turns/s | added per iteration p50 | p99 | heap after − before a run (GC'd) |`,
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     const fl = r.runs.get(key(c, floor));
     for (const s of r.systems) {
@@ -134,7 +143,7 @@ export function serverTables(r: ServerResult): string {
       out.push(
         `| ${s} | ${fmt(median(runs.cpu))} | ${s === floor ? '' : `${fmt(paired(runs.cpu, fl.cpu))}×`} | ${
           s === reference ? '' : `${fmt(paired(ref.cpu, runs.cpu))}×`
-        } | ${fmt(median(runs.wall))} | ${fmt(median(runs.turnsPerS), 0)} | ${fmt(runs.samples.quantile(0.5) * 1000)} µs | ${fmt(
+        } | ${fmt(median(runs.gc))} | ${fmt(median(runs.wall))} | ${fmt(median(runs.turnsPerS), 0)} | ${fmt(runs.samples.quantile(0.5) * 1000)} µs | ${fmt(
           runs.samples.quantile(0.99) * 1000,
         )} µs | ${growth} |`,
       );
@@ -145,11 +154,18 @@ export function serverTables(r: ServerResult): string {
     }
   }
   const base = r.options.conversations.includes(100) ? 100 : r.options.conversations[0];
-  out.push('', `CPU per call at C ÷ CPU per call at C = ${base}:`, '', `| system | ${r.options.conversations.map((c) => `C=${c}`).join(' | ')} |`);
-  out.push(`|---|${r.options.conversations.map(() => '---:').join('|')}|`);
-  for (const s of r.systems) {
-    const at = (c: number) => median(r.runs.get(key(c, s))?.cpu ?? []);
-    out.push(`| ${s} | ${r.options.conversations.map((c) => fmt(at(c) / at(base))).join(' | ')} |`);
-  }
+  const growth = (title: string, perRun: (runs: Pick<ServerRuns, 'cpu' | 'gc'>) => number[]) => {
+    out.push('', title, '', `| system | ${r.options.conversations.map((c) => `C=${c}`).join(' | ')} |`);
+    out.push(`|---|${r.options.conversations.map(() => '---:').join('|')}|`);
+    for (const s of r.systems) {
+      const at = (c: number) => median(perRun(r.runs.get(key(c, s)) ?? { cpu: [], gc: [] }));
+      out.push(`| ${s} | ${r.options.conversations.map((c) => fmt(at(c) / at(base))).join(' | ')} |`);
+    }
+  };
+  growth(`CPU per call at C ÷ CPU per call at C = ${base}:`, (runs) => runs.cpu);
+  growth(
+    "The same less the collector's main-thread pauses (each run's CPU less its pauses; the collector's helper threads stay in):",
+    (runs) => runs.cpu.map((v, i) => v - runs.gc[i]),
+  );
   return out.join('\n');
 }

@@ -83,8 +83,9 @@ export interface Agent {
   run(input: TurnInput): Observable<TurnEvent>;
   /**
    * Runs the turn to its `done` event; rejects with the turn's ToolLoopError. On an agent without
-   * observers, a tracer or a logger nobody reads the other events, so the turn makes none of those
-   * that only show it (`TurnContext.quiet`): the same outcome for less work.
+   * a tracer or a logger nobody reads the other events, so the turn makes none of those that only
+   * show it (`TurnContext.quiet`; observers are still told of every call): the same outcome for
+   * less work.
    */
   complete(input: TurnInput): Promise<TurnOutcome>;
   /**
@@ -133,8 +134,9 @@ export function createAgent(config: AgentConfig): Agent {
     prepSteps: buildPrepSteps(config),
     onModelSwitch: config.onModelSwitch,
   });
-  // complete() keeps only the done event: with nothing else reading events, none is made that only shows the turn
-  const completeLoop = resolved.observers.length === 0 && !resolved.tracer && resolved.logger === noopLogger ? runQuietLoop : runToolLoop;
+  // complete() keeps only the done event: with nothing else reading events (observers are told
+  // of calls directly), none is made that only shows the turn
+  const completeLoop = !resolved.tracer && resolved.logger === noopLogger ? runQuietLoop : runToolLoop;
   return {
     resolved,
     run: (input) => instrumentRun(resolved, input, runToolLoop),

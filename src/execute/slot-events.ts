@@ -1,5 +1,5 @@
 import type { PreparedCall, SlotResult } from '../core/calls.js';
-import type { Subscriber } from 'rxjs';
+import { NEVER, type Subscriber } from 'rxjs';
 import type { ObserverEvent, TurnEvent, TurnEventOf } from '../core/events.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { shownValue } from '../results/shown-value.js';
@@ -10,7 +10,9 @@ import type { IterationContext } from '../runtime/resolved-execution.js';
  * scrubbed and the arguments bounded like results (`maxToolResultChars`: an event is a rendering
  * surface; the call itself keeps them as they are), then tells the observers (`tool-call-start`).
  * Returns the scrubbed arguments, for the slot's `tool-result`. A quiet turn
- * (`TurnContext.quiet`) makes no event: it returns `undefined`.
+ * (`TurnContext.quiet`) makes no event, unless it has observers and can be cancelled
+ * (`closeUnfinished` reads the event, to announce each slot once and time its interruption);
+ * without observers it returns `undefined`.
  *
  * @example
  * ```ts
@@ -18,13 +20,17 @@ import type { IterationContext } from '../runtime/resolved-execution.js';
  * ```
  */
 export function emitToolCall(it: IterationContext, call: PreparedCall, executes: boolean, subscriber: Subscriber<TurnEvent>): unknown {
-  if (it.turn.quiet === true) return undefined;
+  const { turn } = it;
+  const observed = it.resolved.observers.length > 0;
+  if (turn.quiet === true && !observed) return undefined;
   const args = shownValue(call.args, it.resolved.knobs.maxToolResultChars);
   const name = scrubCredentials(call.name);
-  const event: TurnEventOf<'tool-call'> = { type: 'tool-call', iteration: it.iteration, slot: call.slot, id: call.id, name, args, executes };
-  subscriber.next(event);
-  if (it.resolved.observers.length > 0) {
-    const { ingress, turnId } = it.turn;
+  if (turn.quiet !== true || turn.cancel$ !== NEVER) {
+    const event: TurnEventOf<'tool-call'> = { type: 'tool-call', iteration: it.iteration, slot: call.slot, id: call.id, name, args, executes };
+    subscriber.next(event);
+  }
+  if (observed) {
+    const { ingress, turnId } = turn;
     // spelled out, not `{ type, ...correlation }`: a spread after a field takes V8's generic copy (bench/RESULTS.md, "Object spread")
     notify(it, {
       type: 'tool-call-start',
@@ -44,7 +50,7 @@ export function emitToolCall(it: IterationContext, call: PreparedCall, executes:
  * Emits a slot's `tool-result` event, then tells the observers (`tool-call-end`). `shownArgs`
  * are the scrubbed arguments `emitToolCall` returned for the slot. A quiet turn
  * (`TurnContext.quiet`) makes the event only when it carries a receipt (`collectRound` collects
- * receipts from the events, in the order the calls completed).
+ * receipts from the events, in the order the calls completed); it still tells the observers.
  *
  * @example
  * ```ts
@@ -53,24 +59,28 @@ export function emitToolCall(it: IterationContext, call: PreparedCall, executes:
  * ```
  */
 export function emitToolResult(it: IterationContext, result: SlotResult, shownArgs: unknown, subscriber: Subscriber<TurnEvent>): void {
-  if (it.turn.quiet === true && result.receipt === undefined) return;
-  // One shape for every tool-result event, receipt or not (bench/RESULTS.md, "One shape per event type").
+  const observed = it.resolved.observers.length > 0;
+  const made = it.turn.quiet !== true || result.receipt !== undefined;
+  if (!made && !observed) return;
   const name = scrubCredentials(result.name);
-  const event: TurnEventOf<'tool-result'> = {
-    type: 'tool-result',
-    iteration: it.iteration,
-    slot: result.slot,
-    id: result.id,
-    name,
-    output: result.output,
-    success: result.success,
-    outcome: result.outcome,
-    durationMs: result.durationMs,
-    receipt: result.receipt,
-    errorType: result.errorType,
-  };
-  subscriber.next(event);
-  if (it.resolved.observers.length > 0) {
+  if (made) {
+    // One shape for every tool-result event, receipt or not (bench/RESULTS.md, "One shape per event type").
+    const event: TurnEventOf<'tool-result'> = {
+      type: 'tool-result',
+      iteration: it.iteration,
+      slot: result.slot,
+      id: result.id,
+      name,
+      output: result.output,
+      success: result.success,
+      outcome: result.outcome,
+      durationMs: result.durationMs,
+      receipt: result.receipt,
+      errorType: result.errorType,
+    };
+    subscriber.next(event);
+  }
+  if (observed) {
     const { ingress, turnId } = it.turn;
     notify(it, {
       type: 'tool-call-end',

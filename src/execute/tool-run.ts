@@ -241,10 +241,10 @@ export class ToolRun implements ToolContext {
 }
 
 /**
- * Whether anything reads a call's duration: its events, an `afterToolCall` hook or the journal.
- * A quiet turn without them reads no clock for its calls (two readings a call).
+ * Whether anything reads a call's duration: its events, an observer, an `afterToolCall` hook or
+ * the journal. A quiet turn without them reads no clock for its calls (two readings a call).
  */
 function timed(it: IterationContext): boolean {
-  const { turn } = it;
-  return turn.quiet !== true || turn.journal !== undefined || (it.resolved.hooks.afterToolCall?.length ?? 0) > 0;
+  const { turn, resolved } = it;
+  return turn.quiet !== true || resolved.observers.length > 0 || turn.journal !== undefined || (resolved.hooks.afterToolCall?.length ?? 0) > 0;
 }

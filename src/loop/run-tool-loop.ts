@@ -42,8 +42,10 @@ export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput):
 
 /**
  * `runToolLoop` for a turn whose events nobody reads (`TurnContext.quiet`): the same turn, the
- * same `done` event, without the events that only show it. What `agent.complete` runs on an
- * agent without observers, a tracer or a logger.
+ * same `done` event, without the events that only show it. Observers are still told of every
+ * call; a turn of an agent with observers that can be cancelled keeps its `tool-call` events,
+ * which `closeUnfinished` reads to tell them of interrupted slots. What `agent.complete` runs on
+ * an agent without a tracer or a logger.
  *
  * ```
  * runToolLoop:   i-(c)-r-i--t(d|)

@@ -82,11 +82,13 @@ export interface TurnContext {
   /** True once the turn's signal aborted (never when `cancel$` is `NEVER`). */
   cancelled(): boolean;
   /**
-   * True when nobody reads the turn's events (`agent.complete` on an agent without observers, a
-   * tracer or a logger): the loop then makes none of the events that only show the turn
-   * (`iteration`, `text-delta`, `usage`, `response`, `tool-call`, and `tool-result` without a
-   * receipt), and measures no tool call's duration unless an `afterToolCall` hook or the
-   * journal reads it. Absent or false: every event is made.
+   * True when nobody reads the turn's events (`agent.complete` on an agent without a tracer or a
+   * logger): the loop then makes none of the events that only show the turn (`iteration`,
+   * `text-delta`, `usage`, `response`, `tool-call`, and `tool-result` without a receipt), and
+   * measures no tool call's duration unless an observer, an `afterToolCall` hook or the journal
+   * reads it. Observers are still told of every call; in a turn that can be cancelled the
+   * `tool-call` events are still made for them, so that `closeUnfinished` announces each slot once
+   * and times its interruption. Absent or false: every event is made.
    */
   readonly quiet?: boolean;
   readonly memory: readonly string[];

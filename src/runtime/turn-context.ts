@@ -32,7 +32,7 @@ export function createTurnContext(
 
 /**
  * `createTurnContext` for a turn whose events nobody reads (`TurnContext.quiet`): what
- * `agent.complete` runs on an agent without observers, a tracer or a logger.
+ * `agent.complete` runs on an agent without a tracer or a logger.
  *
  * @example
  * ```ts

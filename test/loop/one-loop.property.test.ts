@@ -20,7 +20,8 @@ import { createTestScheduler, fakeTool, scriptedModel } from '../../src/testing/
  * random caps, tools that answer, fail or hang at random times, unknown tools, duplicate calls,
  * approvals answered in every way (or not at all), and cancellation at a random virtual time.
  * The same scenarios show that a quiet turn (`agent.complete` with nobody reading events) is the
- * same turn: the events it keeps (approvals, `done`) at the same times, the same history.
+ * same turn: the events it keeps (approvals, `done`) at the same times, the same history, and the
+ * same observer events (starts, ends and durations) at the same times.
  */
 
 const TOOLS = ['t0', 't1', 't2'] as const;
@@ -54,10 +55,14 @@ const scenarioArb = fc.record({
 
 type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
 
-/** Runs one scenario through `run` in virtual time; returns `frame: event` lines. */
-function runScenario(scenario: Scenario, run: 'agent' | 'hand' | 'quiet'): { lines: string[]; error?: string } {
+/**
+ * Runs one scenario through `run` in virtual time; returns `frame: event` lines, of the turn's
+ * events and of what its observer was told. A scenario that never cancels runs without a signal.
+ */
+function runScenario(scenario: Scenario, run: 'agent' | 'hand' | 'quiet'): { lines: string[]; observed: string[]; error?: string } {
   const scheduler = createTestScheduler(expect);
   const lines: string[] = [];
+  const observed: string[] = [];
   let error: string | undefined;
   scheduler.run(({ cold }) => {
     let callNo = 0;
@@ -95,18 +100,19 @@ function runScenario(scenario: Scenario, run: 'agent' | 'hand' | 'quiet'): { lin
       tools,
       approval,
       ids: () => `id${++ids}`,
+      observers: [(event) => observed.push(`${scheduler.now()}: ${JSON.stringify(event)}`)],
       knobs: { parallelTools: scenario.parallel, maxParallelTools: scenario.cap, maxToolIterations: scenario.maxIterations },
     });
     const controller = new AbortController();
     if (scenario.cancelAt !== undefined) cold(`${scenario.cancelAt}ms x`).subscribe(() => controller.abort());
-    const input: TurnInput = { message: 'go', signal: controller.signal };
+    const input: TurnInput = scenario.cancelAt === undefined ? { message: 'go' } : { message: 'go', signal: controller.signal };
     const events$: Observable<TurnEvent> =
       run === 'agent' ? agent.run(input) : run === 'quiet' ? runQuietLoop(agent.resolved, input) : handMadeLoop(agent.resolved, input);
     events$.pipe(tap((event) => lines.push(`${scheduler.now()}: ${JSON.stringify(event)}`))).subscribe({
       error: (err: Error) => (error = `${err.name}: ${err.message}`),
     });
   });
-  return { lines, error };
+  return { lines, observed, error };
 }
 
 describe('agent.run is the loop a user assembles from rx-tool-loop/operators', () => {
@@ -131,15 +137,21 @@ describe('agent.run is the loop a user assembles from rx-tool-loop/operators', (
 });
 
 describe('a quiet turn (agent.complete with nobody reading events) is the same turn', () => {
-  it('keeps the approval events and done at the same virtual times as agent.run, and drops only the rest, over 200 random scenarios', () => {
+  it('keeps the approval events and done at the same virtual times as agent.run, tells its observer the same, and drops only the rest, over 200 random scenarios', () => {
+    // a turn with a signal also keeps its tool-call events: closeUnfinished reads them for the observer
     const kept = /"type":"(approval-request|approval-decision|done)"/;
+    const keptWithSignal = /"type":"(approval-request|approval-decision|done|tool-call)"/;
+    let observedCalls = 0;
     fc.assert(
       fc.property(scenarioArb, (scenario) => {
         const full = runScenario(scenario, 'agent');
         const quiet = runScenario(scenario, 'quiet');
-        expect(quiet).toEqual({ ...full, lines: full.lines.filter((line) => kept.test(line)) });
+        const keeps = scenario.cancelAt === undefined ? kept : keptWithSignal;
+        expect(quiet).toEqual({ ...full, lines: full.lines.filter((line) => keeps.test(line)) });
+        observedCalls += full.observed.length;
       }),
       { numRuns: 200, seed: 20261202 },
     );
+    expect(observedCalls).toBeGreaterThan(200); // the observer was told of calls, not of nothing
   });
 });

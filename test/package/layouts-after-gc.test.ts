@@ -15,7 +15,7 @@ const probe = `
   const { createAgent, defineTool, textProtocolProvider } = await import('rx-tool-loop');
   const { scriptedModel } = await import('rx-tool-loop/testing');
   const { z } = await import('zod');
-  const { Observable } = await import('rxjs');
+  const { Observable, lastValueFrom } = await import('rxjs');
   const echo = defineTool({ name: 'echo', description: 'echo', parameters: z.object({ s: z.string() }), execute: async ({ s }) => s });
   const risky = defineTool({ name: 'risky', description: 'r', risk: 'high', parameters: z.object({ n: z.number() }), execute: ({ n }) => ({ n }) });
   // every third turn: an async hook, a deadline on every call, and a tool that answers with an Observable
@@ -38,7 +38,8 @@ const probe = `
       knobs: { parallelTools: k % 3 === 0, ...(busy ? { toolTimeoutMs: 60000 } : {}) },
       ...(busy ? { hooks: { beforeToolCall: [async () => undefined] } } : {}),
     });
-    const done = await agent.complete({ message: 'x' });
+    // complete's quiet turn (its observers told directly) and run's full one, in turn
+    const done = k % 2 === 1 ? await lastValueFrom(agent.run({ message: 'x' })) : await agent.complete({ message: 'x' });
     if (done.text !== 'ok' || events.length === 0) throw new Error(done.text);
     events.length = 0;
   };
@@ -47,7 +48,7 @@ const probe = `
   mark('GC');
   globalThis.gc();
   mark('AFTER');
-  for (let k = 0; k < 3; k++) await turn(k);
+  for (let k = 0; k < 6; k++) await turn(k);
   mark('END');
 `;
 

@@ -9,6 +9,7 @@ import {
   defineTool,
   pauseForApproval,
   type AgentConfig,
+  type ObserverEvent,
   type TurnEvent,
   type TurnInput,
 } from '../../src/index.js';
@@ -41,7 +42,7 @@ const agentOf = (config: Partial<AgentConfig> = {}, steps = script()) =>
 
 const eventsOf = (events$: ReturnType<typeof runQuietLoop>): Promise<TurnEvent[]> => lastValueFrom(events$.pipe(toArray()));
 
-describe('agent.complete without observers, a tracer or a logger: a quiet turn, the same outcome', () => {
+describe('agent.complete without a tracer or a logger: a quiet turn, the same outcome, the same observer events', () => {
   it('makes no event that only shows the turn: done alone, with the history, text and usage of a full run', async () => {
     const full = await eventsOf(agentOf().run({ message: 'go' }));
     expect(new Set(full.map((e) => e.type))).toEqual(new Set(['iteration', 'text-delta', 'usage', 'tool-call', 'tool-result', 'done']));
@@ -138,8 +139,8 @@ describe('agent.complete without observers, a tracer or a logger: a quiet turn, 
     expect(fromQuiet.history.flatMap((m) => (m.role === 'tool' ? [m.content] : []))).toEqual(['a', 'wrote x']);
   });
 
-  it('is what complete runs on an agent without observers, a tracer or a logger, and not otherwise', async () => {
-    // A full turn times each call (its tool-result event shows the duration); a quiet one does not.
+  it('is what complete runs on an agent without a tracer or a logger; with observers it still times each call', async () => {
+    // A full turn times each call (its tool-result event shows the duration); a quiet one only for its observers.
     const readsOf = async (config: Partial<AgentConfig>, how: 'run' | 'complete') => {
       let reads = 0;
       const agent = agentOf({ ...config, clock: { now: () => (reads++, 1_000_000) } });
@@ -167,9 +168,21 @@ describe('agent.complete without observers, a tracer or a logger: a quiet turn, 
     }
   });
 
-  it('observers still see every call through complete (its turn is not quiet then)', async () => {
-    const seen: string[] = [];
-    const outcome = await agentOf({ observers: [(e) => seen.push(`${e.type}:${e.toolCallId}`)] }).complete({ message: 'go' });
+  it('observers see every call through complete as through run, durations included (the quiet turn tells them directly)', async () => {
+    const told = async (how: 'run' | 'complete') => {
+      const seen: ObserverEvent[] = [];
+      let t = 0;
+      const agent = agentOf({ observers: [(e) => seen.push(e)], clock: { now: () => (t += 5) } });
+      const outcome = how === 'run' ? doneOf(await eventsOf(agent.run({ message: 'go' }))) : await agent.complete({ message: 'go' });
+      return { seen, outcome };
+    };
+    const full = await told('run');
+    const { seen: events, outcome } = await told('complete');
+    expect(events).toEqual(full.seen);
+    expect(events.filter((e) => e.type === 'tool-call-end').map((e) => e.type === 'tool-call-end' && e.durationMs)).toEqual([5, 5, 5, 0]); // the unknown tool never ran
+    expect(events.find((e) => e.type === 'tool-call-start')?.arguments).toEqual({ text: 'a' });
+    expect(outcome.history).toEqual(full.outcome.history);
+    const seen = events.map((e) => `${e.type}:${e.toolCallId}`);
     expect(seen).toEqual([
       'tool-call-start:c1',
       'tool-call-end:c1',
@@ -181,5 +194,47 @@ describe('agent.complete without observers, a tracer or a logger: a quiet turn, 
       'tool-call-end:c4',
     ]);
     expect(outcome.reason).toBe('final');
+  });
+
+  it('a cancelled quiet turn with observers announces every slot once, and each interruption with the time it ran, as a full one does', async () => {
+    const told = async (how: 'run' | 'quiet') => {
+      const controller = new AbortController();
+      const waits = defineTool({
+        name: 'wait',
+        description: '',
+        parameters: z.object({ name: z.string() }),
+        execute: ({ name }, { signal }) => {
+          if (name === 'b') queueMicrotask(() => controller.abort());
+          return new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+        },
+      });
+      const steps: ScriptedResponse[] = [{ toolCalls: ['a', 'b', 'c'].map((name) => ({ id: name, name: 'wait', arguments: { name } })) }, { text: 'never' }];
+      const seen: string[] = [];
+      let t = 0;
+      const agent = createAgent({
+        provider: scriptedModel(steps),
+        model: 'm',
+        tools: [waits],
+        knobs: { parallelTools: true, maxParallelTools: 2 },
+        clock: { now: () => (t += 10) },
+        observers: [(e) => seen.push(e.type === 'tool-call-end' ? `end ${e.toolCallId} ${e.outcome} ${e.durationMs}` : `start ${e.toolCallId}`)],
+      });
+      const input = { message: 'x', signal: controller.signal };
+      const events = await eventsOf(how === 'run' ? agent.run(input) : runQuietLoop(agent.resolved, input));
+      return { seen, events, done: doneOf(events) };
+    };
+    const full = await told('run');
+    const quiet = await told('quiet');
+    expect(quiet.seen).toEqual(full.seen);
+    expect(quiet.seen.filter((line) => line.startsWith('start'))).toEqual(['start a', 'start b', 'start c']); // c never started: announced when closed
+    expect(quiet.seen.filter((line) => line.startsWith('end')).map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
+      'end a interrupted',
+      'end b interrupted',
+      'end c interrupted',
+    ]);
+    expect(quiet.seen.filter((line) => / (a|b) interrupted /.test(line)).every((line) => Number(line.split(' ')[3]) > 0)).toBe(true);
+    expect(quiet.done).toEqual(full.done);
+    // the turn keeps its tool-call events (closeUnfinished reads them), and no other event that only shows it
+    expect(new Set(quiet.events.map((e) => e.type))).toEqual(new Set(['tool-call', 'done']));
   });
 });

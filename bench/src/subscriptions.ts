@@ -1,5 +1,6 @@
 import { Observable } from 'rxjs';
 import * as lib from '../../src/index.js';
+import { StageObservable } from '../../src/runtime/stage-observable.js';
 import * as testing from '../../src/testing/index.js';
 import { serverOurs } from './server-systems.js';
 import { IterationClock, Samples } from './server-workload.js';
@@ -19,16 +20,26 @@ const conversation = (await system.prepare()).conversation('c', new IterationClo
 await conversation.turn(); // lazy set-up out of the count
 const depth = Number(process.env.DEPTH ?? 1);
 const sites = new Map<string, number>();
-const subscribe = Observable.prototype.subscribe;
-Observable.prototype.subscribe = function (this: Observable<unknown>, ...args: unknown[]) {
-  const frames = (new Error().stack ?? '').split('\n').slice(2, 2 + depth);
+const count = () => {
+  const frames = (new Error().stack ?? '').split('\n').slice(3, 3 + depth);
   const frame = frames.map((line) => line.trim()).join(' < ') || '?';
   const site = frame.replace(/\(.*\/(src|rxjs\/dist\/cjs\/internal)\//, '(');
   sites.set(site, (sites.get(site) ?? 0) + 1);
+};
+// the loop's own stages override `subscribe` (StageObservable): both are counted, each once
+const subscribe = Observable.prototype.subscribe;
+const stageSubscribe = StageObservable.prototype.subscribe;
+Observable.prototype.subscribe = function (this: Observable<unknown>, ...args: unknown[]) {
+  if (!(this instanceof StageObservable)) count(); // a stage's fallback to RxJS's counted already
   return subscribe.apply(this, args as Parameters<typeof subscribe>);
 } as typeof subscribe;
+StageObservable.prototype.subscribe = function (this: StageObservable<unknown>, ...args: unknown[]) {
+  count();
+  return stageSubscribe.apply(this, args as Parameters<typeof stageSubscribe>);
+} as typeof stageSubscribe;
 await conversation.turn();
 Observable.prototype.subscribe = subscribe;
+StageObservable.prototype.subscribe = stageSubscribe;
 let total = 0;
 for (const [site, n] of [...sites].sort((x, y) => y[1] - x[1])) {
   total += n;

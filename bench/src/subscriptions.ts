@@ -22,8 +22,8 @@ const depth = Number(process.env.DEPTH ?? 1);
 const sites = new Map<string, number>();
 const count = () => {
   const frames = (new Error().stack ?? '').split('\n').slice(3, 3 + depth);
-  const frame = frames.map((line) => line.trim()).join(' < ') || '?';
-  const site = frame.replace(/\(.*\/(src|rxjs\/dist\/cjs\/internal)\//, '(');
+  // each frame's path cut to what follows src/ (or RxJS's internal/), frame by frame
+  const site = frames.map((line) => line.trim().replace(/\(.*\/(src|rxjs\/dist\/cjs\/internal)\//, '(')).join(' < ') || '?';
   sites.set(site, (sites.get(site) ?? 0) + 1);
 };
 // the loop's own stages override `subscribe` (StageObservable): both are counted, each once

@@ -79,10 +79,15 @@ export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
   const admits = riskProfileFilter(config.riskProfile, bundles);
   // an agent is often made per turn: no empty Sets for what most agents lack
   let removed: Set<string> | undefined;
-  const admitted: Tool[] = [];
-  for (const tool of registry.tools()) {
-    if (admits(tool)) admitted.push(tool);
-    else (removed ??= new Set()).add(exclusionKey(tool.name));
+  // without a risk profile every tool is admitted: the registry's copy, not a second array grown by pushes
+  let admitted = registry.tools();
+  if (config.riskProfile !== undefined) {
+    const all = admitted;
+    admitted = [];
+    for (const tool of all) {
+      if (admits(tool)) admitted.push(tool);
+      else (removed ??= new Set()).add(exclusionKey(tool.name));
+    }
   }
   const deferredTools = config.deferredTools ?? NO_ITEMS;
   const deferred: Tool[] = [];

@@ -24,12 +24,10 @@ export class ToolIndex {
     readonly byName: ReadonlyMap<string, Tool>,
     shared: boolean,
   ) {
-    const specs: ToolSpec[] = [];
-    const names: string[] = [];
-    for (const tool of byName.values()) {
-      specs.push(tool.spec);
-      names.push(tool.name);
-    }
+    // mapped, not pushed: a push onto [] reserves 16 slots, and an agent is often made per turn
+    const tools = [...byName.values()];
+    const specs = tools.map(specOf);
+    const names = tools.map(nameOf);
     this.specs = shared ? Object.freeze(specs) : specs;
     this.names = shared ? Object.freeze(names) : names;
     this.bySuffix = suffixIndex(byName);
@@ -40,6 +38,9 @@ export class ToolIndex {
     return this.byName.get(name) ?? this.bySuffix.get(name) ?? undefined;
   }
 }
+
+const specOf = (tool: Tool): ToolSpec => tool.spec;
+const nameOf = (tool: Tool): string => tool.name;
 
 const NO_SUFFIXES: ReadonlyMap<string, Tool | null> = new Map();
 

@@ -1,3 +1,4 @@
+import { NO_ITEMS } from '../core/no-items.js';
 import { exclusionKey } from '../registry/agent-tool-scope.js';
 import { deferredToolsListing, bindToolSearch } from '../registry/tool-search.js';
 import { toolSelector } from '../registry/tool-selector.js';
@@ -51,7 +52,7 @@ class TurnTools {
   /** Nothing narrows, hides or excludes a tool, and none is deferred: `base` is the admitted tools, listed by the agent's index. */
   readonly plain: boolean;
   readonly base: readonly Tool[];
-  readonly candidates: Tool[] = [];
+  readonly candidates: readonly Tool[];
   readonly toolSearch: Tool | undefined;
 
   constructor(
@@ -66,10 +67,12 @@ class TurnTools {
     this.plain = this.narrow === undefined && scope.index !== undefined;
     if (this.plain) {
       this.base = scope.admitted;
+      this.candidates = NO_ITEMS;
       this.toolSearch = undefined;
       return;
     }
     const base: Tool[] = (this.base = []);
+    const candidates: Tool[] = (this.candidates = []);
     for (const tool of scope.admitted) {
       if (this.isOut(tool)) continue;
       if (this.shown(tool)) base.push(tool);
@@ -81,7 +84,7 @@ class TurnTools {
         this.hide(tool);
         continue;
       }
-      this.candidates.push(tool);
+      candidates.push(tool);
       if (scope.filterGroups.always(tool)) activated.activate(tool);
     }
     this.toolSearch =

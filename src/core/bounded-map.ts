@@ -14,7 +14,12 @@ export const DEFAULT_MAX_SCOPES = 1000;
  * ```
  */
 export class BoundedMap<K, V> {
-  readonly #entries = new Map<K, V>();
+  // Up to a second key, the one entry is kept in two fields and no Map is made: a store made per
+  // agent, where an agent is made per turn, mostly serves one conversation (bench/RESULTS.md, "Session 25").
+  #entries: Map<K, V> | undefined = undefined;
+  #soleKey: K | undefined = undefined;
+  #soleValue: V | undefined = undefined;
+  #hasSole = false;
   readonly max: number;
 
   constructor(max: number = DEFAULT_MAX_SCOPES) {
@@ -22,32 +27,45 @@ export class BoundedMap<K, V> {
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#entries !== undefined ? this.#entries.size : this.#hasSole ? 1 : 0;
   }
 
   /** The entry (now the newest), if any. */
   get(key: K): V | undefined {
-    const value = this.#entries.get(key);
+    const entries = this.#entries;
+    if (entries === undefined) return this.#isSole(key) ? this.#soleValue : undefined;
+    const value = entries.get(key);
     if (value === undefined) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, value);
+    entries.delete(key);
+    entries.set(key, value);
     return value;
   }
 
   /** The entry without refreshing it. */
   peek(key: K): V | undefined {
-    return this.#entries.get(key);
+    return this.#entries !== undefined ? this.#entries.get(key) : this.#isSole(key) ? this.#soleValue : undefined;
   }
 
   has(key: K): boolean {
-    return this.#entries.has(key);
+    return this.#entries !== undefined ? this.#entries.has(key) : this.#isSole(key);
   }
 
   /** Sets the entry (the newest), dropping the least recently used ones beyond `max`. */
   set(key: K, value: V): this {
-    this.#entries.delete(key);
-    this.#entries.set(key, value);
-    while (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value as K);
+    let entries = this.#entries;
+    if (entries === undefined) {
+      if (!this.#hasSole || this.#isSole(key)) {
+        this.#soleKey = key;
+        this.#soleValue = value;
+        this.#hasSole = true;
+        return this;
+      }
+      entries = this.#entries = new Map([[this.#soleKey as K, this.#soleValue as V]]);
+      this.#forgetSole();
+    }
+    entries.delete(key);
+    entries.set(key, value);
+    while (entries.size > this.max) entries.delete(entries.keys().next().value as K);
     return this;
   }
 
@@ -61,6 +79,21 @@ export class BoundedMap<K, V> {
   }
 
   delete(key: K): boolean {
-    return this.#entries.delete(key);
+    if (this.#entries !== undefined) return this.#entries.delete(key);
+    if (!this.#isSole(key)) return false;
+    this.#forgetSole();
+    return true;
+  }
+
+  /** Whether `key` is the one entry kept without a Map (SameValueZero, as a Map compares keys). */
+  #isSole(key: K): boolean {
+    const sole = this.#soleKey;
+    return this.#hasSole && (sole === key || (sole !== sole && key !== key));
+  }
+
+  #forgetSole(): void {
+    this.#soleKey = undefined;
+    this.#soleValue = undefined;
+    this.#hasSole = false;
   }
 }

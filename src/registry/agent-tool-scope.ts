@@ -115,6 +115,6 @@ export function resolveToolScope(config: ToolScopeConfig): AgentToolScope {
     filterGroups,
     activations: config.activated instanceof ActivatedToolSet ? sharedActivations(config.activated) : (config.activated ?? new ActivationStore()),
     toolSearch: deferredTools.length > 0 ? toolSearchBase() : undefined,
-    index: plain ? new ToolIndex(new Map(admitted.map((tool) => [tool.name, tool])), true) : undefined,
+    index: plain ? new ToolIndex(admitted.length === registry.size ? registry.snapshot() : new Map(admitted.map((tool) => [tool.name, tool])), true) : undefined,
   });
 }

@@ -12,7 +12,9 @@ import type { OpenAIToolSpec, Tool, ToolSpec } from '../core/tool.js';
  * ```
  */
 export class ToolRegistry {
-  readonly #tools = new Map<string, Tool>();
+  #tools = new Map<string, Tool>();
+  /** `#tools` is also a `snapshot()`'s: the next `add` writes to a copy. */
+  #lent = false;
 
   constructor(tools: Iterable<Tool> = []) {
     for (const tool of tools) this.add(tool);
@@ -21,8 +23,28 @@ export class ToolRegistry {
   /** Adds a tool; throws DuplicateToolError when the name is taken. */
   add(tool: Tool): this {
     if (this.#tools.has(tool.name)) throw new DuplicateToolError(tool.name);
+    if (this.#lent) {
+      this.#tools = new Map(this.#tools);
+      this.#lent = false;
+    }
     this.#tools.set(tool.name, tool);
     return this;
+  }
+
+  /**
+   * The tools by name as they are now, and stay: a later `add` goes to a copy of the registry's
+   * Map, never to this one. An agent's tool index is one (no second Map for the same tools).
+   *
+   * @example
+   * ```ts
+   * const now = registry.snapshot();
+   * registry.add(search);
+   * now.has('search'); // false
+   * ```
+   */
+  snapshot(): ReadonlyMap<string, Tool> {
+    this.#lent = true;
+    return this.#tools;
   }
 
   get(name: string): Tool | undefined {

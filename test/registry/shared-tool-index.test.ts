@@ -1,6 +1,6 @@
 import { lastValueFrom, Observable, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { createAgent, ProviderError, type ModelProvider, type ProviderEvent, type ProviderRequest, type ToolSpec } from '../../src/index.js';
+import { createAgent, DuplicateToolError, ProviderError, ToolRegistry, type ModelProvider, type ProviderEvent, type ProviderRequest, type ToolSpec } from '../../src/index.js';
 import { fakeTool, scriptedModel, stepEvents } from '../../src/testing/index.js';
 
 const tools = Array.from({ length: 50 }, (_, k) => fakeTool(`tool_${k}`, `answer ${k}`, { risk: 'read' }));
@@ -64,5 +64,31 @@ describe("a turn that narrows, hides, excludes and activates nothing lists its a
     expect((failed as ProviderError).cause).toBeInstanceOf(TypeError);
     await expect(agent.complete({ message: 'second' })).resolves.toMatchObject({ text: 'ok' });
     expect(seen[1]?.map((t) => t.name)).toEqual(tools.map((t) => t.name));
+  });
+
+  it("shares the registry's Map with the index: a tool added to the registry later reaches neither the index nor a turn", async () => {
+    const model = scriptedModel([{ toolCalls: [{ id: 'a', name: 'late', arguments: {} }] }, { text: 'done' }]);
+    const agent = createAgent({ provider: model, model: 'm', tools: tools.slice(0, 2) });
+    const index = agent.resolved.toolScope.index!;
+    const byName = index.byName;
+    agent.resolved.registry.add(fakeTool('late', 'ran late'));
+    expect(agent.resolved.registry.has('late')).toBe(true);
+    expect([byName.has('late'), byName.size, index.get('late')]).toEqual([false, 2, undefined]);
+    const events = await lastValueFrom(agent.run({ message: 'go' }).pipe(toArray()));
+    expect(model.requests[0].tools?.map((t) => t.name)).toEqual(['tool_0', 'tool_1']);
+    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({ name: 'late', outcome: 'unknown', output: 'Unknown tool: late' });
+  });
+
+  it('a registry snapshot stays as it was taken, and the registry goes on adding (and refusing duplicates) as before', () => {
+    const registry = new ToolRegistry(tools.slice(0, 2));
+    const first = registry.snapshot();
+    registry.add(tools[2]);
+    const second = registry.snapshot();
+    registry.add(tools[3]);
+    expect([...first.keys()]).toEqual(['tool_0', 'tool_1']);
+    expect([...second.keys()]).toEqual(['tool_0', 'tool_1', 'tool_2']);
+    expect(registry.names()).toEqual(['tool_0', 'tool_1', 'tool_2', 'tool_3']);
+    expect(() => registry.add(tools[0])).toThrow(DuplicateToolError);
+    expect(registry.size).toBe(4);
   });
 });

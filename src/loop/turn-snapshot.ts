@@ -7,6 +7,9 @@ import { promptSignaturesOf } from '../runtime/iteration-context.js';
 /** A loop detector's window with nothing in it. */
 export const EMPTY_LOOP_WINDOW: LoopWindow = Object.freeze({ names: [], argsJson: [], outputs: [], batches: [], start: 0, batch: 0 });
 
+/** A turn's first snapshot has no prompt-loop signatures: one frozen record for every turn (a snapshot's records are never changed, only replaced). */
+const NO_SIGNATURES: TurnSnapshot['promptSignatures'] = Object.freeze({});
+
 /**
  * The snapshot a new turn starts from: the input history, then the user message; no iteration
  * counted yet.
@@ -36,7 +39,7 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
     malformedRetries: 0,
     notes: NO_ITEMS,
     receipts: NO_ITEMS,
-    promptSignatures: {},
+    promptSignatures: NO_SIGNATURES,
     loopWindow: EMPTY_LOOP_WINDOW,
     activated,
     steering: NO_ITEMS,

@@ -24,7 +24,7 @@ export class ToolIndex {
     readonly byName: ReadonlyMap<string, Tool>,
     shared: boolean,
   ) {
-    // mapped, not pushed: a push onto [] reserves 16 slots, and an agent is often made per turn
+    // mapped, not pushed: a push onto [] reserves 17 slots, and an agent is often made per turn
     const tools = [...byName.values()];
     const specs = tools.map(specOf);
     const names = tools.map(nameOf);

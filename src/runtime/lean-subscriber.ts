@@ -83,7 +83,7 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
   /** Keeps a teardown to run when this one ends: in `first`, then in `more`. */
   private keep(teardown: Teardown): void {
     if (this.first === undefined && this.more === undefined) this.first = teardown;
-    else if (this.more === undefined) this.more = [teardown]; // room for one: a push onto [] reserves 16
+    else if (this.more === undefined) this.more = [teardown]; // room for one: a push onto [] reserves 17
     else this.more.push(teardown);
   }
 

@@ -59,7 +59,7 @@ export function flatSortedJson(value: unknown): string | undefined {
 function unsortedFlatJson(value: Record<string, unknown>): string | undefined {
   const keys = Object.keys(value);
   for (const key of keys) if (isDigit(key.charCodeAt(0))) return undefined;
-  keys.sort();
+  sortFew(keys);
   let out = '';
   for (const key of keys) {
     const text = itemText(value[key]);
@@ -68,6 +68,24 @@ function unsortedFlatJson(value: Record<string, unknown>): string | undefined {
     out = out.length === 0 ? keyText(key).open + text : out + keyText(key).next + text;
   }
   return out.length === 0 ? '{}' : `${out}}`;
+}
+
+/**
+ * `keys.sort()` for the few keys of tool arguments: an insertion sort, in the same order (`<` on
+ * strings compares UTF-16 code units, as `sort` does). `Array.prototype.sort` sets up its merge sort
+ * for any length, which costs more than sorting two to five keys (bench/RESULTS.md, "Session 26").
+ */
+function sortFew(keys: string[]): void {
+  if (keys.length > 16) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i];
+    let j = i - 1;
+    for (; j >= 0 && keys[j] > key; j--) keys[j + 1] = keys[j];
+    keys[j + 1] = key;
+  }
 }
 
 /** What `itemText` answers for a value JSON leaves out of an object (`undefined`). */

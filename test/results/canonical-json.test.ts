@@ -67,7 +67,8 @@ describe('flat arguments take the fast path and give exactly what JSON.stringify
 
   it('random flat objects with keys in any order are written with their keys sorted, as the general path writes them', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.string({ unit }).filter((k) => !/^[0-9]/.test(k)), value), { maxLength: 8 }), (entries) => {
+      // up to 24 keys: the writer's own sort takes up to 16, Array.prototype.sort the rest
+      fc.property(fc.array(fc.tuple(fc.string({ unit }).filter((k) => !/^[0-9]/.test(k)), value), { maxLength: 24 }), (entries) => {
         const object = Object.fromEntries(entries);
         const sorted = JSON.stringify(sortedObject(entries.filter(([k]) => Object.hasOwn(object, k)).map(([k]) => [k, object[k]])));
         expect(flatSortedJson(object)).toBe(sorted);

@@ -5,6 +5,8 @@
  * reports to an `IterationClock` when the model answers and when its tools start and end, so the
  * time the loop itself adds to an iteration can be told apart from the waits.
  */
+import { argsText } from './workload.js';
+
 export const MODEL_MS = 2;
 export const ITERATIONS = 3;
 export const CALLS_PER_ITERATION = 3;
@@ -16,7 +18,7 @@ export function serverCalls(k: number): { id: string; name: string; arguments: s
   const calls = [];
   for (let j = 0; j < CALLS_PER_ITERATION; j++) {
     const i = k * CALLS_PER_ITERATION + j;
-    calls.push({ id: `call_${i}`, name: 'noop', arguments: `{"i":${i}}` });
+    calls.push({ id: `call_${i}`, name: 'noop', arguments: argsText(i) });
   }
   return calls;
 }

@@ -1,12 +1,23 @@
 import { z } from 'zod';
 
 /**
+ * `BENCH_ARGS=paths` gives every call arguments as tools name them, `{"path":"src/module-7.ts","i":7}`:
+ * keys in schema order rather than sorted, and a string long enough to be scrubbed where it is shown
+ * (bench/RESULTS.md, "Session 26"). The schema then has `path` too; every tool still reads only `i`,
+ * so it keeps the narrower type.
+ */
+export const pathArgs = process.env.BENCH_ARGS === 'paths';
+
+/**
  * The shared workload: one turn in which the model asks for `n` no-op tool calls in one batch
  * (arguments `{"i": k}`, distinct per call so a dedup guard runs without firing), every call's
  * arguments are validated by the same zod schema, the no-op tool resolves 'ok' asynchronously,
  * and the model then answers with text. Every system gets the same calls, built once.
  */
-export const argsSchema = z.object({ i: z.number() });
+export const argsSchema = (pathArgs ? z.object({ path: z.string(), i: z.number() }) : z.object({ i: z.number() })) as z.ZodObject<{ i: z.ZodNumber }>;
+
+/** Call `k`'s raw arguments, as the model sends them (see `pathArgs`). */
+export const argsText = (k: number): string => (pathArgs ? `{"path":"src/module-${k}.ts","i":${k}}` : `{"i":${k}}`);
 
 /**
  * Heap probe for the peak-heap pass: while `on`, every `every`-th tool call samples the heap.
@@ -40,7 +51,7 @@ export interface ScriptedCall {
 /** The `n` calls of a batch, built once per size and shared by every turn and system. */
 export function scriptedCalls(n: number): readonly ScriptedCall[] {
   const calls: ScriptedCall[] = new Array(n);
-  for (let k = 0; k < n; k++) calls[k] = { id: `call_${k}`, name: TOOL_NAME, arguments: `{"i":${k}}` };
+  for (let k = 0; k < n; k++) calls[k] = { id: `call_${k}`, name: TOOL_NAME, arguments: argsText(k) };
   return calls;
 }
 

@@ -1,4 +1,4 @@
-import { argsSchema, FINAL_TEXT, noop, scriptedCalls, type PreparedSystem, type ScriptedCall, type System } from '../workload.js';
+import { argsSchema, argsText, FINAL_TEXT, noop, scriptedCalls, type PreparedSystem, type ScriptedCall, type System } from '../workload.js';
 
 type Message =
   | { role: 'user' | 'assistant'; content: string | null; tool_calls?: readonly ScriptedCall[] }
@@ -35,9 +35,9 @@ export const floor: System = {
   async cancelledTurn() {
     const controller = new AbortController();
     const calls: ScriptedCall[] = [
-      { id: 'c0', name: 'noop', arguments: '{"i":0}' },
-      { id: 'c1', name: 'wait', arguments: '{"i":1}' },
-      { id: 'c2', name: 'wait', arguments: '{"i":2}' },
+      { id: 'c0', name: 'noop', arguments: argsText(0) },
+      { id: 'c1', name: 'wait', arguments: argsText(1) },
+      { id: 'c2', name: 'wait', arguments: argsText(2) },
     ];
     const history: Message[] = [{ role: 'user', content: 'go' }, { role: 'assistant', content: null, tool_calls: calls }];
     const signal = controller.signal;

@@ -6,6 +6,7 @@ import type * as Testing from '../../../src/testing/index.js';
 import { buildOurs } from '../build-ours.js';
 import {
   argsSchema,
+  argsText,
   FINAL_TEXT,
   noop,
   scriptedCalls,
@@ -203,9 +204,9 @@ function cancelledTurnOf(loaded: OursLib, options: OursOptions): () => Promise<v
       }),
   });
   const calls: ScriptedCall[] = [
-    { id: 'c0', name: TOOL_NAME, arguments: '{"i":0}' },
-    { id: 'c1', name: 'wait', arguments: '{"i":1}' },
-    { id: 'c2', name: 'wait', arguments: '{"i":2}' },
+    { id: 'c0', name: TOOL_NAME, arguments: argsText(0) },
+    { id: 'c1', name: 'wait', arguments: argsText(1) },
+    { id: 'c2', name: 'wait', arguments: argsText(2) },
   ];
   const agent = createAgent({
     provider: benchProvider(loaded, calls),

@@ -19,7 +19,8 @@ export function canonicalJson(value: unknown): string {
  * keys already in order cost no key array and no sort; keys in another order (`{"path":…,
  * "content":…}`, as a tool's schema names them) are sorted once, not handed to a replacer
  * function called for every key and value (876 → 329 ns for two keys, bench/RESULTS.md, "Session
- * 19"). `JSON.stringify` itself is a call into V8's runtime that costs twice this writer's
+ * 19"). The order is looked at before anything is written, so such keys are not written twice
+ * (bench/RESULTS.md, "Session 26"). `JSON.stringify` itself is a call into V8's runtime that costs twice this writer's
  * instructions for such objects; the writer leaves ~90 bytes of intermediate strings per call
  * instead (bench/RESULTS.md, "Session 11"). Anything else (nesting, integer-like keys out of
  * order, bigint, functions, …) → undefined, and the general path runs.
@@ -34,10 +35,12 @@ export function canonicalJson(value: unknown): string {
 export function flatSortedJson(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
   let previous: string | undefined;
-  let out = '';
   for (const key in value) {
     if (previous !== undefined && key <= previous) return unsortedFlatJson(value as Record<string, unknown>);
     previous = key;
+  }
+  let out = '';
+  for (const key in value) {
     // itemText's cases spelled out: this loop runs for nearly every call, and inlined here they cost less
     const item = (value as Record<string, unknown>)[key];
     let text: string;

@@ -31,6 +31,32 @@ function factsOf(key: string): number {
   return facts;
 }
 
+/**
+ * True when `scrubValue` leaves `key` of a plain object as it is: shorter than 8 characters, or
+ * not shaped like a token.
+ *
+ * @example
+ * ```ts
+ * keyKeptAsIs('path');                        // true
+ * keyKeptAsIs('sk-abcdefghijklmnopqrstuvwx'); // false: renamed '[REDACTED]'
+ * ```
+ */
+export const keyKeptAsIs = (key: string): boolean => key.length < SCRUB_MIN_LENGTH || (factsOf(key) & TOKEN_SHAPED) === 0;
+
+/**
+ * True when `scrubValue` leaves the string `text` under `key` of a plain object as it is:
+ * shorter than 8 characters, or neither a secret-like key's value nor anything `scrubCredentials`
+ * changes.
+ *
+ * @example
+ * ```ts
+ * textKeptAsIs('path', 'src/index.ts');  // true
+ * textKeptAsIs('password', 'hunter2!!'); // false: 'hunt*[REDACTED]'
+ * ```
+ */
+export const textKeptAsIs = (key: string, text: string): boolean =>
+  text.length < SCRUB_MIN_LENGTH || ((factsOf(key) & SECRET) === 0 && scrubCredentials(text) === text);
+
 const MAX_DEPTH = 12;
 
 /**

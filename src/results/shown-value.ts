@@ -1,13 +1,14 @@
 import { boundValue } from './bound-value.js';
-import { SCRUB_MIN_LENGTH } from './scrub.js';
-import { scrubValue } from './scrub-value.js';
+import { keyKeptAsIs, scrubValue, textKeptAsIs } from './scrub-value.js';
 
 /**
  * A value as a rendering surface shows it: `boundValue(scrubValue(value), maxChars)`. The usual
- * tool arguments — a flat object of numbers, booleans, `null` and strings shorter than 8
- * characters, under keys shorter than 8 — are what both leave as they are (nothing that short is
- * scrubbed or renamed, nothing is cut), and come back after one look instead of two walks, each
- * with its own prototype check (bench/RESULTS.md, "Session 13"). Anything else takes the two walks.
+ * tool arguments — a flat object of numbers, booleans, `null` and strings — are most often what
+ * both leave as they are, and come back after one look instead of two walks, each with its own
+ * prototype check (bench/RESULTS.md, "Session 13"): the look asks what the walks would, key by
+ * key (a token-shaped key, a secret-like key's value, a string `scrubCredentials` changes, one
+ * longer than `maxChars`, more than twice `maxChars` in all), and leaves anything the walks would
+ * change, nested values and class instances to them (bench/RESULTS.md, "Session 26").
  *
  * @example
  * ```ts
@@ -26,10 +27,10 @@ function isShownAsIs(value: unknown, maxChars: number): boolean {
   // what boundValue counts: each key and one more, each string's length
   let chars = 0;
   for (const key in value) {
-    if (key.length >= SCRUB_MIN_LENGTH) return false;
+    if (!keyKeptAsIs(key)) return false;
     const item = (value as Record<string, unknown>)[key];
     if (typeof item === 'string') {
-      if (item.length >= SCRUB_MIN_LENGTH || (maxChars > 0 && item.length > maxChars)) return false;
+      if ((maxChars > 0 && item.length > maxChars) || !textKeptAsIs(key, item)) return false;
       chars += item.length;
     } else if (item !== null && item !== undefined && typeof item !== 'number' && typeof item !== 'boolean') {
       return false; // nested, or what the walks might render otherwise

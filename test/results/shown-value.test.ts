@@ -7,8 +7,18 @@ import { shownValue } from '../../src/results/shown-value.js';
 const twoWalks = (value: unknown, maxChars: number) => boundValue(scrubValue(value), maxChars);
 
 /** Short strings and keys, around the lengths where scrubbing and cutting start, secret-shaped ones among them. */
-const text = fc.oneof(fc.string({ maxLength: 9 }), fc.constantFrom('sk-abcdefgh', 'password', 'pwd', 'token=abcd1234efgh', 'abcdefg', 'abcdefgh', ''));
-const key = fc.oneof(fc.string({ maxLength: 9 }), fc.constantFrom('password', 'pwd', 'token', 'sk-abcdefghij', 'api_key', 'i', 'path'));
+const text = fc.oneof(
+  fc.string({ maxLength: 9 }),
+  fc.string({ minLength: 8, maxLength: 40 }),
+  fc.constantFrom('sk-abcdefgh', 'password', 'pwd', 'token=abcd1234efgh', 'abcdefg', 'abcdefgh', ''),
+  // long and innocent, or long with a secret inside
+  fc.constantFrom('src/module-7.ts', 'select * from users', 'https://example.com/a?b=c', 'postgres://app:hunter22@db/main', 'Bearer abcdefghijklmnop', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'),
+);
+const key = fc.oneof(
+  fc.string({ maxLength: 9 }),
+  fc.constantFrom('password', 'pwd', 'token', 'sk-abcdefghij', 'api_key', 'i', 'path'),
+  fc.constantFrom('filename', 'description', 'db_password', 'session_id', 'sk-abcdefghijklmnopqrstuvwx', 'access_key'),
+);
 const item = fc.oneof(text, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.constant({ nested: 'x' }), fc.constant(['a']));
 
 describe('shownValue is boundValue(scrubValue(value)), with one look for the usual arguments', () => {
@@ -21,9 +31,11 @@ describe('shownValue is boundValue(scrubValue(value)), with one look for the usu
     );
   });
 
-  it('comes back as the same object for short keys, numbers and short strings', () => {
+  it('comes back as the same object for keys and strings the walks leave as they are, numbers and booleans', () => {
     const args = { i: 0, path: 'a.txt', ok: true, none: null, gone: undefined };
     expect(shownValue(args, 50_000)).toBe(args);
+    const long = { filename: 'src/module-7.ts', query: 'select * from users where id = 7', limit: 10 };
+    expect(shownValue(long, 50_000)).toBe(long);
     const bare = Object.assign(Object.create(null) as Record<string, unknown>, { n: 1 });
     expect(shownValue(bare, 50_000)).toBe(bare);
   });

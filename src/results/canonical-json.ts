@@ -20,9 +20,9 @@ export function canonicalJson(value: unknown): string {
  * "content":…}`, as a tool's schema names them) are sorted once, not handed to a replacer
  * function called for every key and value (876 → 329 ns for two keys, bench/RESULTS.md, "Session
  * 19"). The order is looked at before anything is written, so such keys are not written twice
- * (bench/RESULTS.md, "Session 26"). `JSON.stringify` itself is a call into V8's runtime that costs twice this writer's
- * instructions for such objects; the writer leaves ~90 bytes of intermediate strings per call
- * instead (bench/RESULTS.md, "Session 11"). Anything else (nesting, integer-like keys out of
+ * (bench/RESULTS.md, "Session 26"). `JSON.stringify` itself is a call into V8's runtime that
+ * costs twice this writer's instructions for such objects; the writer leaves ~90 bytes of
+ * intermediate strings per call instead (bench/RESULTS.md, "Session 11"). Anything else (nesting, integer-like keys out of
  * order, bigint, functions, …) → undefined, and the general path runs.
  *
  * @example

@@ -22,8 +22,9 @@ export function canonicalJson(value: unknown): string {
  * 19"). The order is looked at before anything is written, so such keys are not written twice
  * (bench/RESULTS.md, "Session 26"). `JSON.stringify` itself is a call into V8's runtime that
  * costs twice this writer's instructions for such objects; the writer leaves ~90 bytes of
- * intermediate strings per call instead (bench/RESULTS.md, "Session 11"). Anything else (nesting, integer-like keys out of
- * order, bigint, functions, …) → undefined, and the general path runs.
+ * intermediate strings per call instead (bench/RESULTS.md, "Session 11"). Anything else
+ * (nesting, integer-like keys out of order, bigint, functions, …) → undefined, and the general
+ * path runs.
  *
  * @example
  * ```ts

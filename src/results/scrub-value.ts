@@ -54,8 +54,10 @@ export const keyKeptAsIs = (key: string): boolean => key.length < SCRUB_MIN_LENG
  * textKeptAsIs('password', 'hunter2!!'); // false: 'hunt*[REDACTED]'
  * ```
  */
-export const textKeptAsIs = (key: string, text: string): boolean =>
-  text.length < SCRUB_MIN_LENGTH || ((factsOf(key) & SECRET) === 0 && scrubCredentials(text) === text);
+export const textKeptAsIs = (key: string, text: string): boolean => !isSecretValue(key, text) && scrubCredentials(text) === text;
+
+/** A secret-like key's string value of 8+ characters: `scrubValue` keeps only its first 4 characters. */
+const isSecretValue = (key: string, text: string): boolean => text.length >= SCRUB_MIN_LENGTH && (factsOf(key) & SECRET) !== 0;
 
 const MAX_DEPTH = 12;
 
@@ -78,7 +80,7 @@ export function scrubValue<T>(value: T): T {
 
 function walk(value: unknown, depth: number, key: string | undefined): unknown {
   if (typeof value === 'string') {
-    if (key !== undefined && value.length >= SCRUB_MIN_LENGTH && (factsOf(key) & SECRET) !== 0) return redactValue(value);
+    if (key !== undefined && isSecretValue(key, value)) return redactValue(value);
     return scrubCredentials(value);
   }
   if (typeof value !== 'object' || value === null) return value;
@@ -102,7 +104,7 @@ function walk(value: unknown, depth: number, key: string | undefined): unknown {
     const item = (value as Record<string, unknown>)[k];
     const scrubbed = walk(item, depth + 1, k);
     if (scrubbed !== item) (copy ??= { ...(value as Record<string, unknown>) })[k] = scrubbed;
-    if (k.length >= SCRUB_MIN_LENGTH && (factsOf(k) & TOKEN_SHAPED) !== 0) renamed = true;
+    if (!keyKeptAsIs(k)) renamed = true;
   }
   return renamed ? renameKeys(copy ?? (value as Record<string, unknown>)) : (copy ?? value);
 }

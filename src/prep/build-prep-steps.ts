@@ -1,5 +1,6 @@
 import type { AgentHooks } from '../core/hooks.js';
 import type { KnobsInput } from '../core/knobs.js';
+import type { Tool } from '../core/tool.js';
 import { approvalGate } from './approval-gate.js';
 import { beforeToolCallHooks } from './before-tool-call-hooks.js';
 import { channelDefaults } from './channel-defaults.js';
@@ -16,13 +17,23 @@ export interface PrepConfig {
   readonly hooks?: AgentHooks;
   readonly approval?: unknown;
   readonly knobs?: Pick<KnobsInput, 'dedupEnabled'>;
+  /**
+   * The agent's tools; with `bundles` and `deferredTools`, every tool its turns can call (a tool
+   * added to its registry later stays unknown to them). Without it, any tool may come.
+   */
+  readonly tools?: readonly Tool[];
+  readonly bundles?: readonly { readonly tools: readonly Tool[] }[];
+  readonly deferredTools?: readonly Tool[];
+  /** Activations the agent is given (`AgentConfig.activated`): their tools may be another agent's. */
+  readonly activated?: unknown;
 }
 
 /**
  * The preparation pipeline for an agent's configuration, built once per agent: the steps of
  * `defaultPrepSteps` in the same order, without those the configuration makes idle (no hooks,
- * no approval manager, dedup disabled). Marker and channel steps stay: tools activated later
- * (deferred MCP tools) may need them, and they cost one property read per call.
+ * no approval manager, dedup disabled, and the marker and channel steps when none of the
+ * agent's tools, deferred ones included, has an approval marker or a channel argument). Each
+ * idle step would still cost a call per tool call (bench/RESULTS.md, "Session 27").
  *
  * @example
  * ```ts
@@ -33,20 +44,55 @@ export function buildPrepSteps(config: PrepConfig): readonly PrepStep[] {
   const hooks = (config.hooks?.beforeToolCall?.length ?? 0) > 0;
   const approval = Boolean(config.approval);
   const dedup = config.knobs?.dedupEnabled !== false;
-  // eight possible pipelines, each built once and shared: an agent is often made per turn
-  const key = (hooks ? 4 : 0) + (approval ? 2 : 0) + (dedup ? 1 : 0);
-  return (built[key] ??= stepsFor(hooks, approval, dedup));
+  // 32 possible pipelines, each built once and shared: an agent is often made per turn
+  const key = (hooks ? HOOKS : 0) | (approval ? APPROVAL : 0) | (dedup ? DEDUP : 0) | toolSteps(config);
+  return (built[key] ??= stepsFor(key));
 }
 
 const built: (readonly PrepStep[] | undefined)[] = [];
 
-function stepsFor(hooks: boolean, approval: boolean, dedup: boolean): readonly PrepStep[] {
+// A pipeline's key: one bit for each feature that brings steps.
+const HOOKS = 16;
+const APPROVAL = 8;
+const DEDUP = 4;
+/** A tool has an approval marker: what `clearApprovedMarker` and `restoreApprovedMarker` act on. */
+const MARKER = 2;
+/** A tool has a channel argument: what `channelDefaults` acts on. */
+const CHANNEL = 1;
+
+/**
+ * Which of the marker and channel steps the agent's turns may need: those whose kind of tool
+ * the agent has, or both when its turns may call a tool it was not given (its tools unknown, or
+ * activations given to it: shared with another agent, or a set of tools of their own). An idle
+ * step costs a call per tool call; a missing one would let an approval marker through, so any
+ * doubt keeps it. One pass, no closures: an agent is often made per turn.
+ */
+function toolSteps(config: PrepConfig): number {
+  if (config.tools === undefined || config.activated !== undefined) return MARKER | CHANNEL;
+  let found = stepsOf(config.tools, 0);
+  if (config.deferredTools !== undefined) found = stepsOf(config.deferredTools, found);
+  if (config.bundles !== undefined) for (const bundle of config.bundles) found = stepsOf(bundle.tools, found);
+  return found;
+}
+
+function stepsOf(tools: readonly Tool[], found: number): number {
+  for (let i = 0; i < tools.length; i++) {
+    if (tools[i].approvalMarker) found |= MARKER;
+    if (tools[i].channelArg !== undefined) found |= CHANNEL;
+  }
+  return found;
+}
+
+function stepsFor(key: number): readonly PrepStep[] {
   const steps: PrepStep[] = [];
-  if (hooks) steps.push(beforeToolCallHooks);
-  steps.push(resolveTool, channelDefaults, clearApprovedMarker, validateArgs);
-  if (approval) steps.push(promptLoopGuard, approvalGate);
-  steps.push(restoreApprovedMarker);
-  if (dedup) steps.push(dedupGuard);
+  if (key & HOOKS) steps.push(beforeToolCallHooks);
+  steps.push(resolveTool);
+  if (key & CHANNEL) steps.push(channelDefaults);
+  if (key & MARKER) steps.push(clearApprovedMarker);
+  steps.push(validateArgs);
+  if (key & APPROVAL) steps.push(promptLoopGuard, approvalGate);
+  if (key & MARKER) steps.push(restoreApprovedMarker);
+  if (key & DEDUP) steps.push(dedupGuard);
   const shared = Object.freeze([...steps]);
   twins.set(shared, steps);
   return shared;
@@ -85,5 +131,5 @@ export function readableSteps(steps: readonly PrepStep[]): readonly PrepStep[] {
   return twins.get(steps) ?? steps;
 }
 
-/** Each shared pipeline's unfrozen twin (at most eight). */
+/** Each shared pipeline's unfrozen twin (at most 32). */
 const twins = new Map<readonly PrepStep[], readonly PrepStep[]>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApprovalManager, createAgent, nonInteractiveApproval, type ApprovalPort } from '../../src/index.js';
+import { ActivationStore, ApprovalManager, createAgent, nonInteractiveApproval, type ApprovalPort } from '../../src/index.js';
 import { fakeTool, scriptedModel } from '../../src/testing/index.js';
 import { outcomes, runTurn, scriptedDoor } from './harness.js';
 
@@ -80,5 +80,28 @@ describe('restore the marker: args.approved = true only when the decision was an
     const parameters = z.object({ cmd: z.string() });
     const { shell } = await shellRun({ approved: true }, new ApprovalManager({}, scriptedDoor(['yes'])), { parameters: parameters as never });
     expect(shell.calls.map((c) => c.args)).toEqual([{ cmd: 'ls', approved: true }]);
+  });
+});
+
+describe('the marker is cleared for a tool the agent was not built with up front (its pipeline keeps the marker steps)', () => {
+  const search = { name: 'tool_search', arguments: { query: 'select:shell' } };
+  const sent = { name: 'shell', arguments: { cmd: 'ls', approved: true } };
+
+  it('a deferred approvalMarker tool, activated by tool_search, gets approved: false', async () => {
+    const shell = fakeTool('shell', 'ran', { approvalMarker: true });
+    const model = scriptedModel([{ toolCalls: [search] }, { toolCalls: [sent] }, { text: 'ok' }]);
+    await runTurn(createAgent({ provider: model, model: 'm', tools: [], deferredTools: [shell] }));
+    expect(shell.calls.map((c) => c.args)).toEqual([{ cmd: 'ls', approved: false }]);
+  });
+
+  it("an agent given a shared ActivationStore calls another agent's activated approvalMarker tool with approved: false", async () => {
+    const shell = fakeTool('shell', 'ran', { approvalMarker: true });
+    const activated = new ActivationStore();
+    const parent = createAgent({ provider: scriptedModel([{ toolCalls: [search] }, { text: 'ok' }]), model: 'm', tools: [], deferredTools: [shell], activated });
+    await runTurn(parent, { message: 'go', conversationId: 'c1' });
+    const child = createAgent({ provider: scriptedModel([{ toolCalls: [sent] }, { text: 'ok' }]), model: 'm', tools: [fakeTool('plain', 'ok')], activated });
+    const { events } = await runTurn(child, { message: 'go', conversationId: 'c1' });
+    expect(outcomes(events)).toEqual([['shell', 'executed', true, 'ran']]);
+    expect(shell.calls.map((c) => c.args)).toEqual([{ cmd: 'ls', approved: false }]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalManager, createAgent, nonInteractiveApproval } from '../../src/index.js';
+import { ActivationStore, ApprovalManager, createAgent, nonInteractiveApproval } from '../../src/index.js';
 import {
   approvalGate,
   beforeToolCallHooks,
@@ -32,18 +32,13 @@ describe('Preparation runs per call, in slot order, in the order of BEHAVIOUR.md
       restoreApprovedMarker,
       dedupGuard,
     ]);
-    const full = buildPrepSteps({ ...base, hooks: { beforeToolCall: [() => undefined] }, approval: new ApprovalManager() });
+    const tools = [fakeTool('notify', 'sent', { approvalMarker: true, channelArg: 'channel' })];
+    const full = buildPrepSteps({ ...base, tools, hooks: { beforeToolCall: [() => undefined] }, approval: new ApprovalManager() });
     expect(full).toEqual(defaultPrepSteps);
   });
 
-  it('an agent without hooks, approval or dedup gets only the steps that can act, in the same order', () => {
-    expect(buildPrepSteps({ ...base, knobs: { dedupEnabled: false } })).toEqual([
-      resolveTool,
-      channelDefaults,
-      clearApprovedMarker,
-      validateArgs,
-      restoreApprovedMarker,
-    ]);
+  it('an agent without hooks, approval, dedup, or a tool with an approval marker or a channel argument gets only the steps that can act', () => {
+    expect(buildPrepSteps({ ...base, tools: [fakeTool('plain', 'ok')], knobs: { dedupEnabled: false } })).toEqual([resolveTool, validateArgs]);
   });
 
   it('agents configured alike share one frozen pipeline (an agent is often made per turn); different configurations get their own', () => {
@@ -86,6 +81,34 @@ describe('Preparation runs per call, in slot order, in the order of BEHAVIOUR.md
     const agent = createAgent({ ...base, approval: new ApprovalManager({}, nonInteractiveApproval()) });
     expect(agent.resolved.prepSteps).toContain(approvalGate);
     expect(Object.isFrozen(agent.resolved.prepSteps)).toBe(true);
+  });
+});
+
+describe('the marker and channel steps: kept while a turn of the agent may call a tool they act on', () => {
+  const marked = fakeTool('shell', 'ran', { approvalMarker: true });
+  const notify = fakeTool('notify', 'sent', { channelArg: 'channel' });
+  const plain = fakeTool('plain', 'ok');
+  const every = [resolveTool, channelDefaults, clearApprovedMarker, validateArgs, restoreApprovedMarker];
+  const off = { knobs: { dedupEnabled: false } };
+
+  it('a tool with an approval marker, among the tools, in a bundle or deferred, keeps both marker steps', () => {
+    for (const where of [{ tools: [plain, marked] }, { tools: [plain], bundles: [{ name: 'ops', tools: [marked] }] }, { tools: [plain], deferredTools: [marked] }]) {
+      expect(buildPrepSteps({ ...where, ...off })).toEqual([resolveTool, clearApprovedMarker, validateArgs, restoreApprovedMarker]);
+    }
+  });
+
+  it('a tool with a channel argument, among the tools, in a bundle or deferred, keeps the channel step', () => {
+    for (const where of [{ tools: [notify] }, { tools: [], bundles: [{ name: 'chat', tools: [notify] }] }, { tools: [], deferredTools: [notify] }]) {
+      expect(buildPrepSteps({ ...where, ...off })).toEqual([resolveTool, channelDefaults, validateArgs]);
+    }
+    expect(buildPrepSteps({ tools: [notify, marked], ...off })).toEqual(every);
+  });
+
+  it('tools not given, or activations given (another agent may have activated any tool), keep every step', () => {
+    expect(buildPrepSteps(off)).toEqual(every);
+    expect(buildPrepSteps({ tools: [plain], activated: new ActivationStore(), ...off })).toEqual(every);
+    expect(createAgent({ ...base, tools: [plain], activated: new ActivationStore(), ...off }).resolved.prepSteps).toEqual(every);
+    expect(createAgent({ ...base, tools: [plain], ...off }).resolved.prepSteps).toEqual([resolveTool, validateArgs]);
   });
 });
 

@@ -55,6 +55,18 @@ export function scriptedCalls(n: number): readonly ScriptedCall[] {
   return calls;
 }
 
+/**
+ * The calls of every system's cancelled turn: a no-op, then two `wait` calls that end only when
+ * the turn's signal aborts (the first `wait` schedules the abort).
+ */
+export function cancelledTurnCalls(): ScriptedCall[] {
+  return [
+    { id: 'c0', name: TOOL_NAME, arguments: argsText(0) },
+    { id: 'c1', name: 'wait', arguments: argsText(1) },
+    { id: 'c2', name: 'wait', arguments: argsText(2) },
+  ];
+}
+
 /** A system under test, prepared for one batch size. */
 export interface PreparedSystem {
   /** Runs one whole turn (model → n calls → model → text) and resolves when it is done. */

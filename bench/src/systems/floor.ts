@@ -1,4 +1,4 @@
-import { argsSchema, argsText, FINAL_TEXT, noop, scriptedCalls, type PreparedSystem, type ScriptedCall, type System } from '../workload.js';
+import { argsSchema, cancelledTurnCalls, FINAL_TEXT, noop, scriptedCalls, type PreparedSystem, type ScriptedCall, type System } from '../workload.js';
 
 type Message =
   | { role: 'user' | 'assistant'; content: string | null; tool_calls?: readonly ScriptedCall[] }
@@ -34,11 +34,7 @@ export const floor: System = {
   },
   async cancelledTurn() {
     const controller = new AbortController();
-    const calls: ScriptedCall[] = [
-      { id: 'c0', name: 'noop', arguments: argsText(0) },
-      { id: 'c1', name: 'wait', arguments: argsText(1) },
-      { id: 'c2', name: 'wait', arguments: argsText(2) },
-    ];
+    const calls = cancelledTurnCalls();
     const history: Message[] = [{ role: 'user', content: 'go' }, { role: 'assistant', content: null, tool_calls: calls }];
     const signal = controller.signal;
     const results = await Promise.all(

@@ -1,7 +1,7 @@
 import type * as AgentsCore from '@openai/agents-core';
 import type { Model, ModelRequest, ModelResponse } from '@openai/agents-core';
 import { importPeer } from '../peers.js';
-import { argsSchema, argsText, FINAL_TEXT, noop, scriptedCalls, TOOL_DESCRIPTION, TOOL_NAME, type PreparedSystem, type ScriptedCall, type System } from '../workload.js';
+import { argsSchema, cancelledTurnCalls, FINAL_TEXT, noop, scriptedCalls, TOOL_DESCRIPTION, TOOL_NAME, type PreparedSystem, type ScriptedCall, type System } from '../workload.js';
 
 // agents-core 0.14 (pinned) or 0.20 (next, bench/src/peers.ts): what this file uses is the same in both.
 const { Agent, Runner, tool, Usage } = await importPeer<typeof AgentsCore>('@openai/agents-core');
@@ -65,11 +65,7 @@ export const openaiAgents: System = {
   },
   async cancelledTurn() {
     const controller = new AbortController();
-    const calls: ScriptedCall[] = [
-      { id: 'c0', name: TOOL_NAME, arguments: argsText(0) },
-      { id: 'c1', name: 'wait', arguments: argsText(1) },
-      { id: 'c2', name: 'wait', arguments: argsText(2) },
-    ];
+    const calls = cancelledTurnCalls();
     const wait = tool({
       name: 'wait',
       description: 'Waits until cancelled.',

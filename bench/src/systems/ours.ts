@@ -6,7 +6,7 @@ import type * as Testing from '../../../src/testing/index.js';
 import { buildOurs } from '../build-ours.js';
 import {
   argsSchema,
-  argsText,
+  cancelledTurnCalls,
   FINAL_TEXT,
   noop,
   scriptedCalls,
@@ -203,11 +203,7 @@ function cancelledTurnOf(loaded: OursLib, options: OursOptions): () => Promise<v
         ctx.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
       }),
   });
-  const calls: ScriptedCall[] = [
-    { id: 'c0', name: TOOL_NAME, arguments: argsText(0) },
-    { id: 'c1', name: 'wait', arguments: argsText(1) },
-    { id: 'c2', name: 'wait', arguments: argsText(2) },
-  ];
+  const calls = cancelledTurnCalls();
   const agent = createAgent({
     provider: benchProvider(loaded, calls),
     model: 'bench',

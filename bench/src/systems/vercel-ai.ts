@@ -1,5 +1,5 @@
 import { generateText, MockLanguageModel, mockName, stepCountIs, tool } from './ai-peer.js';
-import { argsSchema, argsText, FINAL_TEXT, noop, scriptedCalls, TOOL_DESCRIPTION, TOOL_NAME, type PreparedSystem, type ScriptedCall, type System } from '../workload.js';
+import { argsSchema, cancelledTurnCalls, FINAL_TEXT, noop, scriptedCalls, TOOL_DESCRIPTION, TOOL_NAME, type PreparedSystem, type ScriptedCall, type System } from '../workload.js';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModel['doGenerate']>>;
 
@@ -72,11 +72,7 @@ export const vercelAi: System = {
   },
   async cancelledTurn() {
     const controller = new AbortController();
-    const calls: ScriptedCall[] = [
-      { id: 'c0', name: TOOL_NAME, arguments: argsText(0) },
-      { id: 'c1', name: 'wait', arguments: argsText(1) },
-      { id: 'c2', name: 'wait', arguments: argsText(2) },
-    ];
+    const calls = cancelledTurnCalls();
     const wait = tool({
       description: 'Waits until cancelled.',
       inputSchema: argsSchema,

@@ -17,7 +17,7 @@ import type { System } from './workload.js';
 
 /**
  * `npm run bench [-- --quick] [-- --only=post-gc,server,overhead,streaming,memory] [-- --sizes=1000,10000]
- * [-- --post-gc-sizes=1,10,1000] [-- --post-gc-at-once] [-- --server-c=10,100,1000,10000] [-- --server-turns=20] [-- --server-warm=1] [-- --server-runs=5]
+ * [-- --post-gc-sizes=1,10,1000] [-- --post-gc-at-once] [-- --server-c=10,100,1000,10000] [-- --server-turns=20] [-- --server-warm=150] [-- --server-runs=5]
  * [-- --systems=floor,ours (bare)] [-- --node=20,22,24] [-- --peers=pinned|next] [-- --from-source] [-- --out=bench/last-run.md]`.
  * Prints markdown tables; never fails on a slow figure (benchmarks are not tests). The post-GC
  * and server regimes run first: once OpenAI Agents has run, its AsyncLocalStorage keeps Node's
@@ -87,7 +87,7 @@ if (only.has('server')) {
     runs: Number(option('server-runs') ?? (quick ? 3 : 5)),
     turns,
     ballastMb: 150,
-    warmTurns: Number(option('server-warm') ?? 1),
+    warmTurns: Number(option('server-warm') ?? (quick ? 1 : 150)),
     reference: 'ours',
     floor: serverFloor.name,
     log,

@@ -18,10 +18,12 @@ export interface ServerOptions {
   readonly turns: (c: number) => number;
   readonly ballastMb: number;
   /**
-   * Untimed turns per conversation (for min(C, 100) conversations) before the timed runs. One
-   * warms up lazy set-up; Node 24 keeps optimizing a turn's functions for its first ~12,000
-   * turns, Node 20 for ~4,500 (bench/RESULTS.md, "Session 12"), so 150 measures a process whose
-   * JIT has settled.
+   * Untimed turns per conversation (for min(C, 100) conversations) before the first C's timed
+   * runs; every later C gets one, for its own lazy set-up. One warms up lazy set-up; Node 24 keeps
+   * optimizing a turn's functions for its first ~12,000 turns, Node 20 for ~4,500 (bench/RESULTS.md,
+   * "Session 12"), so 150 measures a process whose JIT has settled. Warmed once, the first C is
+   * measured in the same state as the later ones, so the growth with C is not read against a
+   * reference still paying for its warm-up (bench/RESULTS.md, "Session 28").
    */
   readonly warmTurns: number;
   readonly reference: string;
@@ -87,7 +89,7 @@ export async function measureServer(systems: readonly ServerSystem[], options: S
   const held = ballast(options.ballastMb);
   const result: ServerResult = { options, systems: systems.map((s) => s.name), runs: new Map(), ballast: held.bytes, turns: new Map() };
   const prepared = await Promise.all(systems.map((s) => s.prepare()));
-  for (const c of options.conversations) {
+  for (const [at, c] of options.conversations.entries()) {
     const turns = options.turns(c);
     result.turns.set(c, turns);
     const all: ServerRuns[] = systems.map((s) => {
@@ -95,8 +97,8 @@ export async function measureServer(systems: readonly ServerSystem[], options: S
       result.runs.set(key(c, s.name), runs);
       return runs;
     });
-    // untimed: JIT, lazy set-up, and the first run's garbage
-    for (const p of prepared) await runOnce(p, Math.min(c, 100), options.warmTurns, new Samples());
+    // untimed: JIT (before the first C), lazy set-up, and the first run's garbage
+    for (const p of prepared) await runOnce(p, Math.min(c, 100), at === 0 ? options.warmTurns : 1, new Samples());
     for (let round = 0; round < options.runs; round++) {
       for (const s of roundOrder(systems.length, round)) {
         const last = round === options.runs - 1;

@@ -11,11 +11,11 @@ import { loadOurs } from './systems/ours.js';
  * copies): C conversations, a heap snapshot with none of their turns running and one with all of
  * them in flight (5 ms in: the second model call), and the difference per turn, by kind of object:
  *
- *   node --expose-gc --import tsx bench/src/inflight-retained.ts [C=1000] [--floor] [--src=<dir>] [--at=5] [--names] [--top=15]
+ *   node --expose-gc --import tsx bench/src/inflight-retained.ts [C=1000] [--floor] [--src=<dir>] [--at=5] [--names] [--props] [--top=15]
  *
  * `--at=ms` takes the busy snapshot that long after the turns start; `--names` splits closures
  * by function name (an anonymous one by its script and line), so the rows say which closures a
- * waiting turn holds.
+ * waiting turn holds; `--props` splits plain objects (`Object`) by their property names.
  */
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const c = Number(args[0] ?? 1000);
@@ -23,6 +23,7 @@ const src = process.argv.find((a) => a.startsWith('--src='))?.slice(6);
 const at = Number(process.argv.find((a) => a.startsWith('--at='))?.slice(5) ?? 5);
 const top = Number(process.argv.find((a) => a.startsWith('--top='))?.slice(6) ?? 15);
 const byName = process.argv.includes('--names');
+const byProps = process.argv.includes('--props');
 const system = process.argv.includes('--floor') ? serverFloor : serverOurs(await loadOurs(false, src));
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('needs node --expose-gc');
@@ -31,8 +32,9 @@ const conversations = Array.from({ length: c }, (_, k) => prepared.conversation(
 for (let r = 0; r < 3; r++) await Promise.all(conversations.map((conversation) => conversation.turn()));
 
 interface Snapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+  snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] } };
   nodes: number[];
+  edges: number[];
   strings: string[];
   locations?: number[];
 }
@@ -48,10 +50,21 @@ function kinds(file: string): Map<string, { bytes: number; count: number }> {
   const lines = new Map<number, string>(); // a closure's node index → its function's line:column (scripts by id)
   const loc = byName ? (s.locations ?? []) : [];
   for (let l = 0; l < loc.length; l += 4) lines.set(loc[l], `script ${loc[l + 1]} ${loc[l + 2] + 1}:${loc[l + 3] + 1}`);
-  for (let i = 0; i < s.nodes.length; i += fields.length) {
+  const edgeCount = fields.indexOf('edge_count');
+  const edgeFields = s.snapshot.meta.edge_fields.length;
+  const [edgeType, edgeName] = ['type', 'name_or_index'].map((f) => s.snapshot.meta.edge_fields.indexOf(f));
+  const property = s.snapshot.meta.edge_types[0].indexOf('property');
+  for (let i = 0, e = 0; i < s.nodes.length; e += s.nodes[i + edgeCount] * edgeFields, i += fields.length) {
     const t = types[s.nodes[i + type]];
     const named = t === 'object' || t === 'hidden' || (byName && t === 'closure');
-    const key = named ? `${t} ${s.strings[s.nodes[i + name]] || lines.get(i) || ''}` : t;
+    let key = named ? `${t} ${s.strings[s.nodes[i + name]] || lines.get(i) || ''}` : t;
+    if (byProps && key === 'object Object') {
+      const props: string[] = [];
+      for (let k = e; k < e + s.nodes[i + edgeCount] * edgeFields; k += edgeFields) {
+        if (s.edges[k + edgeType] === property) props.push(s.strings[s.edges[k + edgeName]]);
+      }
+      key += ` {${props.join(', ')}}`;
+    }
     const k = out.get(key) ?? { bytes: 0, count: 0 };
     k.bytes += s.nodes[i + size];
     k.count++;

@@ -18,8 +18,8 @@ export interface ServerOptions {
   readonly turns: (c: number) => number;
   readonly ballastMb: number;
   /**
-   * Untimed turns per conversation (for min(C, 100) conversations) before the first C's timed
-   * runs; every later C gets one, for its own lazy set-up. One warms up lazy set-up; Node 24 keeps
+   * Untimed turns per conversation, for 100 conversations, before the first C's timed runs;
+   * every C then gets one more, for its own lazy set-up. One warms up lazy set-up; Node 24 keeps
    * optimizing a turn's functions for its first ~12,000 turns, Node 20 for ~4,500 (bench/RESULTS.md,
    * "Session 12"), so 150 measures a process whose JIT has settled. Warmed once, the first C is
    * measured in the same state as the later ones, so the growth with C is not read against a
@@ -98,7 +98,8 @@ export async function measureServer(systems: readonly ServerSystem[], options: S
       return runs;
     });
     // untimed: JIT (before the first C), lazy set-up, and the first run's garbage
-    for (const p of prepared) await runOnce(p, Math.min(c, 100), at === 0 ? options.warmTurns : 1, new Samples());
+    if (at === 0) for (const p of prepared) await runOnce(p, 100, options.warmTurns, new Samples());
+    for (const p of prepared) await runOnce(p, Math.min(c, 100), 1, new Samples());
     for (let round = 0; round < options.runs; round++) {
       for (const s of roundOrder(systems.length, round)) {
         const last = round === options.runs - 1;

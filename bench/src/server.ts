@@ -18,7 +18,7 @@ export interface ServerOptions {
   readonly turns: (c: number) => number;
   readonly ballastMb: number;
   /**
-   * Untimed turns per conversation, for 100 conversations, before the first C's timed runs;
+   * Untimed turns per conversation, for 100 conversations, once before any C's timed runs;
    * every C then gets one more, for its own lazy set-up. One warms up lazy set-up; Node 24 keeps
    * optimizing a turn's functions for its first ~12,000 turns, Node 20 for ~4,500 (bench/RESULTS.md,
    * "Session 12"), so 150 measures a process whose JIT has settled. Warmed once, the first C is
@@ -89,7 +89,9 @@ export async function measureServer(systems: readonly ServerSystem[], options: S
   const held = ballast(options.ballastMb);
   const result: ServerResult = { options, systems: systems.map((s) => s.name), runs: new Map(), ballast: held.bytes, turns: new Map() };
   const prepared = await Promise.all(systems.map((s) => s.prepare()));
-  for (const [at, c] of options.conversations.entries()) {
+  // untimed, once: the JIT is the process's, so every C is measured past its warm-up
+  for (const p of prepared) await runOnce(p, 100, options.warmTurns, new Samples());
+  for (const c of options.conversations) {
     const turns = options.turns(c);
     result.turns.set(c, turns);
     const all: ServerRuns[] = systems.map((s) => {
@@ -97,8 +99,7 @@ export async function measureServer(systems: readonly ServerSystem[], options: S
       result.runs.set(key(c, s.name), runs);
       return runs;
     });
-    // untimed: JIT (before the first C), lazy set-up, and the first run's garbage
-    if (at === 0) for (const p of prepared) await runOnce(p, 100, options.warmTurns, new Samples());
+    // untimed: this C's lazy set-up, and the first run's garbage
     for (const p of prepared) await runOnce(p, Math.min(c, 100), 1, new Samples());
     for (let round = 0; round < options.runs; round++) {
       for (const s of roundOrder(systems.length, round)) {

@@ -89,6 +89,12 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
 
   /** `Subscription.remove`: forgets a teardown (one that ended first). */
   override remove(teardown: Teardown): void {
+    if (teardown instanceof LeanSubscriber && teardown.parent === this) teardown.parent = undefined;
+    this.forget(teardown);
+  }
+
+  /** Drops a teardown from `first` or `more`, and from RxJS's own list if anything went through it. */
+  private forget(teardown: Teardown): void {
     if (this.first === teardown) this.first = undefined;
     else if (this.more !== undefined) {
       const more = this.more;
@@ -99,7 +105,6 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
         more.pop();
       }
     }
-    if (teardown instanceof LeanSubscriber && teardown.parent === this) teardown.parent = undefined;
     // RxJS's `remove` undoes what its `add` did: nothing, unless something went through it
     if (rxjsFields(this)._finalizers !== null) super.remove(teardown);
   }
@@ -108,8 +113,11 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
   override unsubscribe(): void {
     if (this.closed) return;
     const parent = this.parent;
-    this.parent = undefined;
-    parent?.remove(this);
+    if (parent !== undefined) {
+      // what `parent.remove(this)` does, less its checks: this is a LeanSubscriber, and its parent's
+      this.parent = undefined;
+      parent.forget(this);
+    }
     let errors: unknown[] | undefined;
     const fields = rxjsFields(this);
     if (fields._parentage === null && fields._finalizers === null) {

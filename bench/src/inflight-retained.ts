@@ -11,11 +11,12 @@ import { loadOurs } from './systems/ours.js';
  * copies): C conversations, a heap snapshot with none of their turns running and one with all of
  * them in flight (5 ms in: the second model call), and the difference per turn, by kind of object:
  *
- *   node --expose-gc --import tsx bench/src/inflight-retained.ts [C=1000] [--floor] [--src=<dir>] [--at=5] [--names] [--props] [--top=15]
+ *   node --expose-gc --import tsx bench/src/inflight-retained.ts [C=1000] [--floor] [--src=<dir>] [--at=5] [--names] [--props] [--held] [--top=15]
  *
  * `--at=ms` takes the busy snapshot that long after the turns start; `--names` splits closures
  * by function name (an anonymous one by its script and line), so the rows say which closures a
- * waiting turn holds; `--props` splits plain objects (`Object`) by their property names.
+ * waiting turn holds; `--props` splits plain objects (`Object`) by their property names; `--held`
+ * splits arrays (`Array` and the backing stores, `array`) by what holds them: `<holder>.<property>`.
  */
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const c = Number(args[0] ?? 1000);
@@ -24,6 +25,7 @@ const at = Number(process.argv.find((a) => a.startsWith('--at='))?.slice(5) ?? 5
 const top = Number(process.argv.find((a) => a.startsWith('--top='))?.slice(6) ?? 15);
 const byName = process.argv.includes('--names');
 const byProps = process.argv.includes('--props');
+const byHolder = process.argv.includes('--held');
 const system = process.argv.includes('--floor') ? serverFloor : serverOurs(await loadOurs(false, src));
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('needs node --expose-gc');
@@ -54,6 +56,8 @@ function kinds(file: string): Map<string, { bytes: number; count: number }> {
   const edgeFields = s.snapshot.meta.edge_fields.length;
   const [edgeType, edgeName] = ['type', 'name_or_index'].map((f) => s.snapshot.meta.edge_fields.indexOf(f));
   const property = s.snapshot.meta.edge_types[0].indexOf('property');
+  const toNode = s.snapshot.meta.edge_fields.indexOf('to_node');
+  const holders = byHolder ? heldBy(s, edgeCount, edgeFields, edgeType, edgeName, toNode) : new Map<number, string>();
   for (let i = 0, e = 0; i < s.nodes.length; e += s.nodes[i + edgeCount] * edgeFields, i += fields.length) {
     const t = types[s.nodes[i + type]];
     const named = t === 'object' || t === 'hidden' || (byName && t === 'closure');
@@ -65,10 +69,37 @@ function kinds(file: string): Map<string, { bytes: number; count: number }> {
       }
       key += ` {${props.join(', ')}}`;
     }
+    if (byHolder && (key === 'object Array' || t === 'array')) key += ` ${holders.get(i) ?? '?'}`;
     const k = out.get(key) ?? { bytes: 0, count: 0 };
     k.bytes += s.nodes[i + size];
     k.count++;
     out.set(key, k);
+  }
+  return out;
+}
+
+/**
+ * For each node, the first edge that points to it, as `<holder's name>.<edge name>`; a backing
+ * store held by an Array's `elements` is named after what holds that Array, `….elements`.
+ */
+function heldBy(s: Snapshot, edgeCount: number, edgeFields: number, edgeType: number, edgeName: number, toNode: number): Map<number, string> {
+  const nodeFields = s.snapshot.meta.node_fields.length;
+  const name = s.snapshot.meta.node_fields.indexOf('name');
+  const edgeTypes = s.snapshot.meta.edge_types[0];
+  const first = new Map<number, { from: number; label: string }>();
+  for (let i = 0, e = 0; i < s.nodes.length; i += nodeFields) {
+    const holder = s.strings[s.nodes[i + name]].slice(0, 30);
+    for (let end = e + s.nodes[i + edgeCount] * edgeFields; e < end; e += edgeFields) {
+      const to = s.edges[e + toNode];
+      if (first.has(to)) continue;
+      const kind = edgeTypes[s.edges[e + edgeType]];
+      const n = s.edges[e + edgeName];
+      first.set(to, { from: i, label: `${holder}.${kind === 'element' || kind === 'hidden' ? `[${n}]` : s.strings[n]}` });
+    }
+  }
+  const out = new Map<number, string>();
+  for (const [to, { from, label }] of first) {
+    out.set(to, label === 'Array.elements' ? `${first.get(from)?.label ?? '?'}.elements` : label);
   }
   return out;
 }

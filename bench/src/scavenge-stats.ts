@@ -11,7 +11,9 @@ import { repoRoot } from './build-ours.js';
  *   node --import tsx bench/src/scavenge-stats.ts [C=100] [seconds=3] [--floor] [--src=<dir>]
  *
  * A scavenge's cost grows with what survives it, and how often one runs grows with what the
- * turns allocate: bench/RESULTS.md, "Session 8".
+ * turns allocate: bench/RESULTS.md, "Session 8". The last line sums the timed turns' scavenges
+ * per turn: what they copied within the young generation and what they promoted to the old one
+ * (at C=10,000 most of what a turn allocates before a wait: "Session 29").
  */
 const passed = process.argv.slice(2);
 const numbers = passed.filter((a) => !a.startsWith('--'));
@@ -36,3 +38,5 @@ console.log(summary);
 console.log(`  scavenges: ${scavenges.length} (${((scavenges.length / turns) * 1000).toFixed(1)} per 1000 turns); mark-compacts: ${marks}`);
 console.log(`  per scavenge: pause ${mean('pause').toFixed(2)} ms, copying ${mean('scavenge.parallel').toFixed(2)} ms on the main thread + ${mean('background.scavenge.parallel').toFixed(2)} ms on helpers`);
 console.log(`  per scavenge: ${(mean('allocated') / 1048576).toFixed(1)} MB allocated since the last, ${(mean('new_space_survived') / 1024).toFixed(0)} KB survived = ${(mean('new_space_survived') / c).toFixed(0)} B per conversation in flight`);
+const total = (key: string) => scavenges.reduce((sum, f) => sum + Number.parseFloat(f.get(key) ?? '0'), 0);
+console.log(`  per turn: ${(total('new_space_survived') / turns / 1024).toFixed(1)} KB copied within the young generation, ${(total('promoted') / turns / 1024).toFixed(1)} KB promoted`);

@@ -13,7 +13,8 @@ import { loadOurs } from './systems/ours.js';
  *   node --import tsx bench/src/alloc-server.ts [C=100] [seconds=4] [--floor] [--top=30] [--src=<dir>] [--survivors]
  *
  * `--survivors` leaves out what minor GCs collected: the bytes that lived through a young-generation
- * collection, which it copied (at C=10,000 most of what a turn keeps across a timer's wait).
+ * collection, which it copied, and the few young objects a full collection found dead (at
+ * C=10,000 most of what a turn allocates: bench/RESULTS.md, "Session 29").
  */
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const c = Number(args[0] ?? 100);

@@ -13,7 +13,7 @@ import { repoRoot } from './build-ours.js';
  * A scavenge's cost grows with what survives it, and how often one runs grows with what the
  * turns allocate: bench/RESULTS.md, "Session 8". The last line sums the timed turns' scavenges
  * per turn: what they copied within the young generation and what they promoted to the old one
- * (at C=10,000 most of what a turn allocates before a wait: "Session 29").
+ * (at C=10,000 most of what a turn allocates: "Session 29").
  */
 const passed = process.argv.slice(2);
 const numbers = passed.filter((a) => !a.startsWith('--'));

@@ -114,7 +114,7 @@ export abstract class LeanSubscriber<T> extends withoutConstructor(Subscriber)<T
     if (this.closed) return;
     const parent = this.parent;
     if (parent !== undefined) {
-      // what `parent.remove(this)` does, less its checks: this is a LeanSubscriber, and its parent's
+      // `parent.remove(this)` less the checks it needs for other teardowns: this one is a LeanSubscriber linked to `parent`
       this.parent = undefined;
       parent.forget(this);
     }

@@ -56,8 +56,7 @@ function kinds(file: string): Map<string, { bytes: number; count: number }> {
   const edgeFields = s.snapshot.meta.edge_fields.length;
   const [edgeType, edgeName] = ['type', 'name_or_index'].map((f) => s.snapshot.meta.edge_fields.indexOf(f));
   const property = s.snapshot.meta.edge_types[0].indexOf('property');
-  const toNode = s.snapshot.meta.edge_fields.indexOf('to_node');
-  const holders = byHolder ? heldBy(s, edgeCount, edgeFields, edgeType, edgeName, toNode) : new Map<number, string>();
+  const holders = byHolder ? heldBy(s) : new Map<number, string>();
   for (let i = 0, e = 0; i < s.nodes.length; e += s.nodes[i + edgeCount] * edgeFields, i += fields.length) {
     const t = types[s.nodes[i + type]];
     const named = t === 'object' || t === 'hidden' || (byName && t === 'closure');
@@ -82,17 +81,17 @@ function kinds(file: string): Map<string, { bytes: number; count: number }> {
  * For each node, the first edge that points to it, as `<holder's name>.<edge name>`; a backing
  * store held by an Array's `elements` is named after what holds that Array, `….elements`.
  */
-function heldBy(s: Snapshot, edgeCount: number, edgeFields: number, edgeType: number, edgeName: number, toNode: number): Map<number, string> {
-  const nodeFields = s.snapshot.meta.node_fields.length;
-  const name = s.snapshot.meta.node_fields.indexOf('name');
-  const edgeTypes = s.snapshot.meta.edge_types[0];
+function heldBy(s: Snapshot): Map<number, string> {
+  const { node_fields: nodeFields, edge_fields: edgeFields, edge_types: edgeTypes } = s.snapshot.meta;
+  const [name, edgeCount] = ['name', 'edge_count'].map((f) => nodeFields.indexOf(f));
+  const [edgeType, edgeName, toNode] = ['type', 'name_or_index', 'to_node'].map((f) => edgeFields.indexOf(f));
   const first = new Map<number, { from: number; label: string }>();
-  for (let i = 0, e = 0; i < s.nodes.length; i += nodeFields) {
+  for (let i = 0, e = 0; i < s.nodes.length; i += nodeFields.length) {
     const holder = s.strings[s.nodes[i + name]].slice(0, 30);
-    for (let end = e + s.nodes[i + edgeCount] * edgeFields; e < end; e += edgeFields) {
+    for (let end = e + s.nodes[i + edgeCount] * edgeFields.length; e < end; e += edgeFields.length) {
       const to = s.edges[e + toNode];
       if (first.has(to)) continue;
-      const kind = edgeTypes[s.edges[e + edgeType]];
+      const kind = edgeTypes[0][s.edges[e + edgeType]];
       const n = s.edges[e + edgeName];
       first.set(to, { from: i, label: `${holder}.${kind === 'element' || kind === 'hidden' ? `[${n}]` : s.strings[n]}` });
     }

@@ -1,5 +1,6 @@
 import { calibrate, fmt, kb, median, peakHeap, timeTurns } from './measure.js';
 import type { PreparedSystem, System } from './workload.js';
+import { projectTurnMs, type Skipped, skippedText } from './turn-projection.js';
 
 export interface OverheadOptions {
   readonly sizes: readonly number[];
@@ -14,7 +15,14 @@ export interface OverheadOptions {
   readonly skipWarmAboveMs?: number;
   /** About how long the untimed warm-up before each timed run lasts (default 50 ms). */
   readonly warmMs?: number;
+  /**
+   * A system is left out of a size whose turn would take longer than this, projected from its
+   * turns at the sizes before (see `projectTurnMs`): a peer whose turn grows with the square of
+   * N would otherwise hold the run for hours at N=10,000. None by default.
+   */
+  readonly maxTurnMs?: number;
 }
+
 
 /** One system at one size: µs per call of each timed run, wall-clock and CPU. */
 export interface Runs {
@@ -34,6 +42,8 @@ export interface OverheadResult {
   readonly reference: string;
   /** Keyed `${n}|${system}`. */
   readonly runs: Map<string, Runs>;
+  /** The sizes a system was left out of (`maxTurnMs`), keyed `${n}|${system}`. */
+  readonly skipped: Map<string, Skipped>;
 }
 
 const key = (n: number, system: string) => `${n}|${system}`;
@@ -54,50 +64,81 @@ export const perCall = (r: OverheadResult, n: number, system: string, measure: '
  * then the systems run interleaved (in a different shuffled order each round) so load on the
  * machine hits them alike. Ratios are paired: the reference's run divided by the other system's run of the
  * same round. Before each timed run: untimed warm-up turns of the same system (see `warmTurns`).
+ * A system whose turn at a size takes longer than `maxTurnMs` is left out of it (`leftOut`).
  */
 export async function measureOverhead(systems: readonly System[], options: OverheadOptions): Promise<OverheadResult> {
-  const result: OverheadResult = { sizes: options.sizes, systems: systems.map((s) => s.name), reference: options.reference, runs: new Map() };
+  const result: OverheadResult = {
+    sizes: options.sizes,
+    systems: systems.map((s) => s.name),
+    reference: options.reference,
+    runs: new Map(),
+    skipped: new Map(),
+  };
   for (const n of options.sizes) {
+    const present: System[] = [];
     const prepared: PreparedSystem[] = [];
-    const all: Runs[] = [];
+    const timed: Runs[] = [];
     const firstMs: number[] = [];
     for (const system of systems) {
+      if (leftOut(result, n, system.name, options)) continue;
       const p = await system.prepare(n);
       // First turns: JIT, lazy initialisation (one is enough when a turn is long).
       const first = (await timeTurns(p, 1)).wall;
+      if (leftOut(result, n, system.name, options, first)) continue; // longer than projected
       if (first < options.sampleMs) await timeTurns(p, 1);
+      present.push(system);
       prepared.push(p);
       firstMs.push(first);
     }
     // Calibrated only once every system has run: the first system would otherwise be timed
     // while paying for the garbage of the previous size's peers, and get a few turns per run
     // (short samples, too little warm-up). Each calibration follows ~50 ms of its own turns.
-    for (let s = 0; s < systems.length; s++) {
+    for (let s = 0; s < present.length; s++) {
       if (options.skipWarmAboveMs === undefined || firstMs[s] <= options.skipWarmAboveMs) await warmFor(prepared[s], 50);
       const { turns, turnMs } = await calibrate(prepared[s], options.sampleMs);
       const runs: Runs = { wall: [], cpu: [], turns, turnMs, peak: NaN };
-      all.push(runs);
-      result.runs.set(key(n, systems[s].name), runs);
+      timed.push(runs);
+      result.runs.set(key(n, present[s].name), runs);
     }
     for (let round = 0; round < options.runs; round++) {
-      for (const s of roundOrder(systems.length, round)) {
+      for (const s of roundOrder(present.length, round)) {
         // Untimed turns first: the garbage (GC debt) the previous system left is mostly paid
         // here, and the timed turns see this system's own steady state; the shuffled order
         // spreads what is left over every system. No forced gc(): after one, our turns ran
         // 35 % (N=1000) to 3x (N=1) slower for more than 150 ms while the floor did not
         // (measured: V8 shrinks the young generation, and a loop whose garbage dies young
         // does not grow it back soon), which would penalise the systems that allocate most.
-        const warm = warmTurns(all[s], options);
+        const warm = warmTurns(timed[s], options);
         if (warm > 0) await timeTurns(prepared[s], warm);
-        const t = await timeTurns(prepared[s], all[s].turns);
-        all[s].wall.push((t.wall * 1000) / (all[s].turns * n));
-        all[s].cpu.push((t.cpu * 1000) / (all[s].turns * n));
+        const t = await timeTurns(prepared[s], timed[s].turns);
+        timed[s].wall.push((t.wall * 1000) / (timed[s].turns * n));
+        timed[s].cpu.push((t.cpu * 1000) / (timed[s].turns * n));
       }
     }
-    for (let s = 0; s < systems.length; s++) all[s].peak = await peakHeap(prepared[s], n);
-    options.log(`  N=${n}: ${systems.map((s) => `${s.name} ${fmt(perCall(result, n, s.name))} CPU µs/call`).join(', ')}`);
+    for (let s = 0; s < present.length; s++) timed[s].peak = await peakHeap(prepared[s], n);
+    options.log(`  N=${n}: ${present.map((s) => `${s.name} ${fmt(perCall(result, n, s.name))} CPU µs/call`).join(', ')}`);
   }
   return result;
+}
+
+/**
+ * True (and recorded, and logged) when `system`'s turn at `n` takes longer than `maxTurnMs`: as
+ * projected from the sizes before, or as its first turn took (`firstMs`).
+ */
+function leftOut(r: OverheadResult, n: number, system: string, options: OverheadOptions, firstMs?: number): boolean {
+  if (options.maxTurnMs === undefined) return false;
+  let skipped: Skipped;
+  if (firstMs !== undefined) {
+    skipped = { ms: firstMs };
+  } else {
+    const before = r.sizes.filter((m) => m < n && r.runs.has(key(m, system))).sort((a, b) => a - b);
+    const measured = before.map((m) => ({ n: m, ms: (perCall(r, m, system, 'wall') * m) / 1000 }));
+    skipped = { ms: projectTurnMs(measured, n), from: measured[measured.length - 1] };
+  }
+  if (skipped.ms <= options.maxTurnMs) return false;
+  r.skipped.set(key(n, system), skipped);
+  options.log(`  N=${n}: ${system} ${skippedText(skipped)}`);
+  return true;
 }
 
 /**
@@ -146,6 +187,8 @@ export function overheadTable(r: OverheadResult): string {
   for (const n of r.sizes) {
     for (const system of r.systems) {
       const runs = r.runs.get(key(n, system));
+      const skipped = r.skipped.get(key(n, system));
+      if (skipped) lines.push(`| ${n} | ${system} | ${skippedText(skipped)} |  |  |  |  |  |`);
       if (!runs) continue;
       const self = system === r.reference;
       lines.push(
@@ -163,6 +206,11 @@ export function scalingTable(r: OverheadResult, from = 1000, to = 10000): string
   if (!r.sizes.includes(from) || !r.sizes.includes(to)) return `(scaling needs N=${from} and N=${to})`;
   const lines = [`| system | time(N=${to}) ÷ time(N=${from}), CPU | wall |`, '|---|---:|---:|'];
   for (const system of r.systems) {
+    const skipped = r.skipped.get(key(to, system)) ?? r.skipped.get(key(from, system));
+    if (skipped) {
+      lines.push(`| ${system} | ${skippedText(skipped)} |  |`);
+      continue;
+    }
     const cpu = (perCall(r, to, system) * to) / (perCall(r, from, system) * from);
     const wall = (perCall(r, to, system, 'wall') * to) / (perCall(r, from, system, 'wall') * from);
     lines.push(`| ${system} | ${fmt(cpu)} | ${fmt(wall)} |`);
@@ -173,7 +221,7 @@ export function scalingTable(r: OverheadResult, from = 1000, to = 10000): string
 /** The headline figures at one size: ours against the floor and the fastest peer (CPU time). */
 export function headline(r: OverheadResult, n: number, floorName: string, peers: readonly string[]): string {
   const us = (s: string) => perCall(r, n, s);
-  const present = peers.filter((p) => r.systems.includes(p));
+  const present = peers.filter((p) => r.runs.has(key(n, p)));
   const fastest = present.length > 0 ? present.reduce((a, b) => (us(a) <= us(b) ? a : b)) : undefined;
   const lines = [`At N=${n} (CPU time): ${r.reference} ${fmt(us(r.reference))} µs/call (target ≤ ~6).`];
   if (fastest) {
@@ -181,7 +229,7 @@ export function headline(r: OverheadResult, n: number, floorName: string, peers:
       `- vs the fastest peer (${fastest}, ${fmt(us(fastest))} µs/call): ${fmt(1 / pairedRatio(r, n, fastest))}× faster (target ≥ 2×).`,
     );
   }
-  if (r.systems.includes(floorName)) {
+  if (r.runs.has(key(n, floorName))) {
     lines.push(`- vs the floor (${fmt(us(floorName))} µs/call): ${fmt(pairedRatio(r, n, floorName))}× the floor's time (target ≤ 3×).`);
   }
   return lines.join('\n');

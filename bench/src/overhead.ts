@@ -16,13 +16,13 @@ export interface OverheadOptions {
   /** About how long the untimed warm-up before each timed run lasts (default 50 ms). */
   readonly warmMs?: number;
   /**
-   * A system is left out of a size whose turn would take longer than this, projected from its
-   * turns at the sizes before (see `projectTurnMs`): a peer whose turn grows with the square of
-   * N would otherwise hold the run for hours at N=10,000. None by default.
+   * A system is left out of a size whose turn would take longer than this, as projected from
+   * its turns at the sizes before (`projectTurnMs`) or as its first turn there took: a peer whose
+   * turn grows with the square of N would otherwise hold the run for hours at N=10,000. None by
+   * default.
    */
   readonly maxTurnMs?: number;
 }
-
 
 /** One system at one size: µs per call of each timed run, wall-clock and CPU. */
 export interface Runs {

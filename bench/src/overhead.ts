@@ -187,9 +187,11 @@ export function overheadTable(r: OverheadResult): string {
   for (const n of r.sizes) {
     for (const system of r.systems) {
       const runs = r.runs.get(key(n, system));
-      const skipped = r.skipped.get(key(n, system));
-      if (skipped) lines.push(`| ${n} | ${system} | ${skippedText(skipped)} |  |  |  |  |  |`);
-      if (!runs) continue;
+      if (!runs) {
+        const skipped = r.skipped.get(key(n, system));
+        if (skipped) lines.push(`| ${n} | ${system} | ${skippedText(skipped)} |  |  |  |  |  |`);
+        continue;
+      }
       const self = system === r.reference;
       lines.push(
         `| ${n} | ${system} | ${fmt(perCall(r, n, system))} | ${fmt(perCall(r, n, system, 'wall'))} | ${

@@ -1,9 +1,15 @@
 import { fmt } from './measure.js';
 
+/** How long one system's turn of `n` calls takes. */
+export interface TurnTime {
+  readonly n: number;
+  readonly ms: number;
+}
+
 /** A system left out of one size: how long its turn took, or would take as projected from an earlier size's (`from`). */
 export interface Skipped {
   readonly ms: number;
-  readonly from?: { readonly n: number; readonly ms: number };
+  readonly from?: TurnTime;
 }
 
 /**
@@ -15,7 +21,7 @@ export interface Skipped {
  * projectTurnMs([{ n: 100, ms: 80 }, { n: 1000, ms: 7_600 }], 10_000); // ~720,000: it grows with N²
  * ```
  */
-export function projectTurnMs(measured: readonly { readonly n: number; readonly ms: number }[], n: number): number {
+export function projectTurnMs(measured: readonly TurnTime[], n: number): number {
   const last = measured[measured.length - 1];
   if (last === undefined) return 0;
   const before = measured[measured.length - 2];

@@ -13,7 +13,7 @@
  * Run it with `npx tsx examples/custom-loop.ts` (no build, no network: a scripted model).
  */
 import { pathToFileURL } from 'node:url';
-import { concat, defer, EMPTY, from, lastValueFrom, map, type Observable, of, takeUntil, tap, throwError, timer } from 'rxjs';
+import { concat, defer, EMPTY, expand, from, lastValueFrom, map, type Observable, of, takeUntil, tap, throwError, timer } from 'rxjs';
 import { z } from 'zod';
 import {
   createAgent,
@@ -36,7 +36,6 @@ import {
   dispatchCalls,
   doneStep,
   endTurn,
-  expandSteps,
   isIterationStep,
   iterationContext,
   maxIterationsStep,
@@ -103,7 +102,7 @@ export function handMadeLoop(resolved: ResolvedAgentExecution, input: TurnInput)
       });
 
     return iteration(startSnapshot(turn, input)).pipe(
-      expandSteps((value) => (isIterationStep(value) && value.kind === 'next' ? iteration(value.snapshot) : EMPTY)),
+      expand((value) => (isIterationStep(value) && value.kind === 'next' ? iteration(value.snapshot) : EMPTY)),
       endTurn(),
     );
   });

@@ -8,8 +8,7 @@ export { startSnapshot, nextSnapshot, EMPTY_LOOP_WINDOW } from './loop/turn-snap
 export { effectiveTools } from './runtime/effective-tools.js';
 export { fromAbortSignal } from './runtime/from-abort-signal.js';
 export { continueWith } from './runtime/continue-with.js';
-export { concatMapInline } from './runtime/concat-map-inline.js';
-export { turnCancellation, untilCancelled } from './runtime/until-cancelled.js';
+export { turnCancellation } from './runtime/turn-cancellation.js';
 
 // --- request
 export { buildRequest } from './request/build-request.js';
@@ -59,6 +58,4 @@ export { maxIterationsStep } from './loop/max-iterations.js';
 export { nextStep, doneStep, isIterationStep } from './loop/iteration-step.js';
 export type { IterationStep } from './loop/iteration-step.js';
 export { endTurn } from './loop/run-tool-loop.js';
-export { mergeMapMany } from './execute/merge-map-many.js';
 export { idleDeadline } from './request/idle-deadline.js';
-export { expandSteps } from './loop/expand-steps.js';

@@ -1,5 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
-import { defer, type Observable } from 'rxjs';
+import { defer, lastValueFrom, type Observable } from 'rxjs';
 import type { ApprovalPort } from '../approval/approval-port.js';
 import { ConfigurationError } from '../core/errors.js';
 import { NO_ITEMS } from '../core/no-items.js';
@@ -20,7 +20,7 @@ import { defaultClock, defaultIds, type Clock } from '../core/clock.js';
 import { resolveKnobs, type KnobsInput } from '../core/knobs.js';
 import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { runQuietLoop, runToolLoop } from '../loop/run-tool-loop.js';
-import { lastValue } from '../runtime/last-value.js';
+
 import { resumeTurn, type ResumeOptions } from '../loop/resume-turn.js';
 import type { Ingress } from '../core/ingress.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
@@ -145,7 +145,7 @@ export function createAgent(config: AgentConfig): Agent {
     // alive for the whole turn (bench/RESULTS.md, "Session 9")
     complete: (input) => {
       try {
-        return lastValue(instrumentRun(resolved, input, completeLoop)).then(toOutcome);
+        return lastValueFrom(instrumentRun(resolved, input, completeLoop)).then(toOutcome);
       } catch (err) {
         return Promise.reject(err);
       }

@@ -1,24 +1,19 @@
-import { NEVER, type Observable, type OperatorFunction } from 'rxjs';
+import { concatMap, from, mergeMap, NEVER, type Observable, type OperatorFunction, takeUntil } from 'rxjs';
 import type { ParsedCall, PreparedCall, SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import { continueWith } from '../runtime/continue-with.js';
-import { fromItems } from '../runtime/from-items.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
-import { untilCancelled } from '../runtime/until-cancelled.js';
 import { closeUnfinished } from './close-unfinished.js';
 import { collectBatch } from './collect-batch.js';
 import { dispatchMode } from './dispatch-mode.js';
 import { executeOne } from './execute-one.js';
 import { journaledRun } from './journaled-run.js';
-import { mergeMapMany } from './merge-map-many.js';
 import { orderBySlot } from './order-by-slot.js';
 
 /**
  * Runs a prepared batch and emits each slot's events and result in completion order: a parallel
- * batch as `mergeMap(executeOne, maxParallelTools)` (as `mergeMapMany`, which keeps mergeMap's
- * contract with O(1) bookkeeping per running call), a sequential one as `concatMap(executeOne)`
- * (as `mergeMapMany(executeOne, 1)`: RxJS's `concatMap` is `mergeMap(project, 1)`; `dispatchMode`
- * decides), cut by `takeUntil(cancel$)`. On the turn's cancellation no further
+ * batch as `mergeMap(executeOne, maxParallelTools)`, a sequential one as `concatMap(executeOne)`
+ * (`dispatchMode` decides), cut by `takeUntil(cancel$)`. On the turn's cancellation no further
  * tool starts, running tools are torn down (their signals abort), finished slots keep their
  * results, and every unfinished slot closes `interrupted` (`closeUnfinished`; slots filled by
  * preparation keep their outcome). A turn without a signal (`cancel$` is `NEVER`) has neither
@@ -76,15 +71,12 @@ export function dispatchInSlotOrder(it: IterationContext, batch: readonly Prepar
 }
 
 function dispatchIn(it: IterationContext, batch: readonly PreparedCall[], parallel: boolean): Observable<TurnEvent | SlotResult> {
-  // the mode and the runner depend only on the batch and the agent: settled here, not per subscription
-  const { knobs } = it.resolved;
-  const { journal } = it.turn;
+  const { journal, cancel$ } = it.turn;
   const run = journal
     ? (call: PreparedCall): Observable<TurnEvent | SlotResult> => journaledRun(it, call, journal)
     : (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call);
-  // mergeMap's contract, O(1) per inner; concatMap is the same under a limit of 1
-  const dispatched = fromItems(batch).pipe(mergeMapMany(run, parallel ? knobs.maxParallelTools : 1));
+  const dispatched = from(batch).pipe(parallel ? mergeMap(run, it.resolved.knobs.maxParallelTools) : concatMap(run));
   // nothing can cancel a turn without a signal: each call ends with its result, none is left to close
-  if (it.turn.cancel$ === NEVER) return dispatched;
-  return dispatched.pipe(untilCancelled(it.turn), closeUnfinished(it, batch));
+  if (cancel$ === NEVER) return dispatched;
+  return dispatched.pipe(takeUntil(cancel$), closeUnfinished(it, batch));
 }

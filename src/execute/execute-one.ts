@@ -1,8 +1,7 @@
-import type { Observable, Subscriber, TeardownLogic } from 'rxjs';
+import { Observable } from 'rxjs';
 import { INTERRUPTED, type PreparedCall, type SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
-import { StageObservable } from '../runtime/stage-observable.js';
 import { emitToolCall, emitToolResult } from './slot-events.js';
 import { recordedSlotResult, slotResult } from './slot-result.js';
 import { ToolRun } from './tool-run.js';
@@ -28,27 +27,25 @@ import { ToolRun } from './tool-run.js';
  * @return The slot's events and its result.
  */
 export function executeOne(it: IterationContext, call: PreparedCall): Observable<TurnEvent | SlotResult> {
-  return new StageObservable(openRun, it, call, undefined);
-}
-
-function openRun(subscriber: Subscriber<TurnEvent | SlotResult>, it: IterationContext, call: PreparedCall): TeardownLogic {
-  if (call.filled || !call.tool) {
-    const filled = call.filled ?? INTERRUPTED;
-    const shown = emitToolCall(it, call, false, subscriber);
-    const result = filled.recorded ? recordedSlotResult(call, filled.recorded) : slotResult(it, call, filled.outcome, filled.success, filled.output, 0);
-    subscriber.next(result); // before its event: a consumer that cancels from the event keeps the result
-    emitToolResult(it, result, shown, subscriber);
-    subscriber.complete();
-    return undefined;
-  }
-  if (it.turn.cancelled()) {
-    subscriber.complete();
-    return undefined;
-  }
-  const shown = emitToolCall(it, call, true, subscriber);
-  // A consumer may cancel (or unsubscribe) from the tool-call event: then the tool never starts.
-  if (subscriber.closed) return undefined;
-  const run = new ToolRun(it, call, subscriber, shown);
-  run.start();
-  return run; // the teardown is its `unsubscribe`: no closure per call
+  return new Observable((subscriber) => {
+    if (call.filled || !call.tool) {
+      const filled = call.filled ?? INTERRUPTED;
+      const shown = emitToolCall(it, call, false, subscriber);
+      const result = filled.recorded ? recordedSlotResult(call, filled.recorded) : slotResult(it, call, filled.outcome, filled.success, filled.output, 0);
+      subscriber.next(result); // before its event: a consumer that cancels from the event keeps the result
+      emitToolResult(it, result, shown, subscriber);
+      subscriber.complete();
+      return undefined;
+    }
+    if (it.turn.cancelled()) {
+      subscriber.complete();
+      return undefined;
+    }
+    const shown = emitToolCall(it, call, true, subscriber);
+    // A consumer may cancel (or unsubscribe) from the tool-call event: then the tool never starts.
+    if (subscriber.closed) return undefined;
+    const run = new ToolRun(it, call, subscriber, shown);
+    run.start();
+    return run; // its `unsubscribe` aborts the tool's signal
+  });
 }

@@ -55,12 +55,6 @@ export function recordedSlotResult(call: PreparedCall, data: SlotResultData): Sl
 
 /** A class: one shape for every result (bench/RESULTS.md, "Classes for long-lived records"). */
 class SlotRecord implements SlotResult {
-  /**
-   * Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a
-   * full GC"); `durationMs` a fraction, as real ones mostly are (a whole number gives another layout).
-   */
-  static readonly #shape = new SlotRecord({ slot: 0, id: '', name: '', args: {} } as PreparedCall, 'executed', true, '', '', 0.5, undefined, undefined, undefined);
-
   readonly slot: number;
   readonly id: string;
   readonly name: string;

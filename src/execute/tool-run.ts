@@ -1,4 +1,4 @@
-import { asyncScheduler, from, isObservable, Observable, type ObservableInput, type SchedulerAction, type Subscriber, type Subscription } from 'rxjs';
+import { asyncScheduler, from, isObservable, type ObservableInput, type SchedulerAction, type Subscriber, type Subscription } from 'rxjs';
 import { texts, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { ToolTimeoutError } from '../core/errors.js';
 import type { SlotOutcome, TurnEvent } from '../core/events.js';
@@ -6,7 +6,6 @@ import type { Ingress } from '../core/ingress.js';
 import type { ToolContext, ToolResult } from '../core/tool.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { reportLater } from '../runtime/report-later.js';
-import { subscribeStage } from '../runtime/stage-subscriber.js';
 import { switchModel } from '../runtime/switch-model.js';
 import { runAfterToolCallHooks } from './after-tool-call-hooks.js';
 import { errorMessage, errorTypeOf, normalizeResult } from './normalize-result.js';
@@ -39,16 +38,6 @@ export class ToolRun implements ToolContext {
   #sub: Subscription | undefined;
   /** The deadline's timer. */
   #timer: Subscription | undefined;
-
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = ToolRun.#exemplar();
-
-  /** A run as real ones are once started: `#start` holds a clock reading, a fraction. */
-  static #exemplar(): ToolRun {
-    const run = new ToolRun(undefined as never, undefined as never, undefined as never, undefined);
-    run.#start = 0.5;
-    return run;
-  }
 
   constructor(it: IterationContext, call: PreparedCall, subscriber: Subscriber<TurnEvent | SlotResult>, shownArgs: unknown) {
     this.#it = it;
@@ -111,41 +100,31 @@ export class ToolRun implements ToolContext {
     this.#controller?.abort();
   }
 
-  /**
-   * A promise settles straight from its callbacks; a settlement after teardown or the deadline
-   * is ignored. The callbacks are this run's methods, bound: arrow functions made per call would
-   * lose their optimized code at every full GC that finds none of them alive (bench/RESULTS.md,
-   * "Session 18").
-   */
+  /** A promise settles straight from its callbacks; a settlement after teardown or the deadline is ignored. */
   #awaitPromise(promise: PromiseLike<unknown>): void {
     try {
-      promise.then(this.#fulfilled.bind(this), this.#rejected.bind(this));
+      promise.then(
+        (value) => this.#fulfilled(value),
+        (err: unknown) => this.#rejected(err),
+      );
     } catch (err) {
       this.#fail(err); // a thenable whose `then` throws
     }
   }
 
   /**
-   * An Observable: its first value finishes the call (the call's end tears the subscription
-   * down, as `take(1)` would), its completion without one finishes it with no value. One
-   * Subscriber, callbacks shared by every run: `from(…).pipe(take(1))` with an observer of
-   * closures made five objects per call (bench/RESULTS.md, "Session 18").
+   * An Observable (or another ObservableInput): its first value finishes the call, and the
+   * call's end tears the subscription down, as `take(1)` would; its completion without a value
+   * finishes it with no value.
    */
   #subscribe(returned: ObservableInput<unknown>): void {
-    const source = returned instanceof Observable ? (returned as Observable<unknown>) : from(returned);
-    this.#sub = subscribeStage(source, this.#subscriber, ToolRun.#onValue, ToolRun.#onComplete, ToolRun.#onError, this as ToolRun);
-  }
-
-  static #onValue(this: ToolRun, value: unknown): void {
-    this.#finishValue(value);
-  }
-
-  static #onComplete(this: ToolRun): void {
-    this.#finishValue(undefined);
-  }
-
-  static #onError(this: ToolRun, err: unknown): void {
-    this.#fail(err);
+    const sub = from(returned).subscribe({
+      next: (value) => this.#finishValue(value),
+      error: (err: unknown) => this.#fail(err),
+      complete: () => this.#finishValue(undefined),
+    });
+    if (this.#done) sub.unsubscribe(); // it answered while being subscribed
+    else this.#sub = sub;
   }
 
   /**

@@ -39,8 +39,6 @@ export function appendRound(
 // (JSON and deep equality see no difference): bench/RESULTS.md, "Classes for long-lived records".
 
 class ToolCallPart implements ToolCallMessagePart {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new ToolCallPart('', { name: '', arguments: '' });
   readonly id: string;
   readonly type = 'function' as const;
   readonly function: ToolCallFunction;
@@ -52,8 +50,6 @@ class ToolCallPart implements ToolCallMessagePart {
 }
 
 class ToolCallFunction {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new ToolCallFunction('', '');
   readonly name: string;
   readonly arguments: string;
 
@@ -64,8 +60,6 @@ class ToolCallFunction {
 }
 
 class ToolResultMessage {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new ToolResultMessage('', '');
   readonly role = 'tool' as const;
   readonly tool_call_id: string;
   readonly content: string;

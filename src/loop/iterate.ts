@@ -1,4 +1,4 @@
-import { concat, defer, from, ignoreElements, type Observable, type Subscriber, type TeardownLogic, throwError } from 'rxjs';
+import { concat, defer, from, ignoreElements, NEVER, type Observable, of, takeUntil, throwError } from 'rxjs';
 import type { ChatMessage } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
 import { NO_ITEMS } from '../core/no-items.js';
@@ -14,11 +14,8 @@ import { parseResponse, type ParsedResponse } from '../request/parse-response.js
 import { appendReceipts } from '../results/append-receipts.js';
 import { LoopDetector } from '../results/loop-detector.js';
 import { continueWith } from '../runtime/continue-with.js';
-import { fromItems } from '../runtime/from-items.js';
 import { iterationContext } from '../runtime/iteration-context.js';
 import { createPrepContext } from '../runtime/prep-context.js';
-import { StageObservable } from '../runtime/stage-observable.js';
-import { untilCancelled } from '../runtime/until-cancelled.js';
 import type { IterationContext, PrepContext, TurnContext } from '../runtime/resolved-execution.js';
 import { parkStep } from './park-step.js';
 import { preparedSnapshot } from './prepared-snapshot.js';
@@ -58,25 +55,16 @@ export const malformedApologyText =
  * @return The iteration's events, then its step.
  */
 export function iterate(turn: TurnContext, snapshot: TurnSnapshot): Observable<TurnEvent | IterationStep> {
-  // defer(() => concat(of(iteration event), rest)) as one Observable: one subscription, not four
-  return new StageObservable(openIteration, turn, snapshot, undefined);
-}
-
-function openIteration(subscriber: Subscriber<TurnEvent | IterationStep>, turn: TurnContext, snapshot: TurnSnapshot): TeardownLogic {
-  if (turn.cancelled()) {
-    subscriber.next(doneStep(snapshot, '', 'cancelled'));
-    subscriber.complete();
-    return undefined;
-  }
-  const steering = turn.hasSteering() ? [...snapshot.steering, ...turn.takeSteering()] : snapshot.steering;
-  const history = steering.length > 0 ? [...snapshot.history, ...steering.map(userMessage)] : snapshot.history;
-  const it = iterationContext(turn, snapshotWith(snapshot, { history, steering: NO_ITEMS, iteration: snapshot.iteration + 1 }));
-  turn.refreshTools();
-  if (turn.quiet !== true) {
-    subscriber.next({ type: 'iteration', iteration: it.iteration, model: it.model });
-    if (subscriber.closed) return undefined;
-  }
-  return callProvider(it, buildRequest(it)).pipe(continueWith(afterResponseOf(it))).subscribe(subscriber);
+  return defer(() => {
+    if (turn.cancelled()) return of(doneStep(snapshot, '', 'cancelled'));
+    const steering = turn.hasSteering() ? [...snapshot.steering, ...turn.takeSteering()] : snapshot.steering;
+    const history = steering.length > 0 ? [...snapshot.history, ...steering.map(userMessage)] : snapshot.history;
+    const it = iterationContext(turn, snapshotWith(snapshot, { history, steering: NO_ITEMS, iteration: snapshot.iteration + 1 }));
+    turn.refreshTools();
+    const response$ = callProvider(it, buildRequest(it)).pipe(continueWith(afterResponseOf(it)));
+    if (turn.quiet === true) return response$; // nobody reads the turn's events (TurnContext.quiet)
+    return concat(of<TurnEvent>({ type: 'iteration', iteration: it.iteration, model: it.model }), response$);
+  });
 }
 
 /** `afterResponse` for `it`, as a closure that holds `it` alone (not the snapshot the iteration started from). */
@@ -98,7 +86,7 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
   const ctx = createPrepContext(it);
   const round: Round = { text: response.text, fromText: parsed.fromText, calls: parsed.calls };
   // concatMap over the calls, in slot order; events (approvals) on the way
-  return playRound(it, round, fromItems(parsed.calls).pipe(prepareCalls(it, it.resolved.prepSteps, ctx)), ctx, usage);
+  return playRound(it, round, from(parsed.calls).pipe(prepareCalls(it, it.resolved.prepSteps, ctx)), ctx, usage);
 }
 
 /**
@@ -120,8 +108,8 @@ export function playRound(
   ctx: PrepContext,
   usage: TurnSnapshot['usage'],
 ): Observable<TurnEvent | IterationStep> {
-  return prepared$.pipe(
-    untilCancelled(it.turn),
+  const { cancel$ } = it.turn;
+  return (cancel$ === NEVER ? prepared$ : prepared$.pipe(takeUntil(cancel$))).pipe(
     collectBatch(round.calls),
     continueWith((batch: PreparedCall[]) =>
       batch.some(isPaused)
@@ -181,7 +169,7 @@ function afterRound(it: IterationContext, round: Round, collected: RoundResults,
   const { resolved, snapshot } = it;
   const added: ChatMessage[] = [];
   appendRound(added, { text: round.text, calls: round.calls, results: collected.results, textMode: round.fromText });
-  const history = joined(snapshot.history, added);
+  const history = snapshot.history.concat(added);
   const receipts = collected.receipts.length > 0 ? [...snapshot.receipts, ...collected.receipts] : snapshot.receipts;
   if (it.turn.cancelled()) return doneStep(nextSnapshot(it, { history, receipts, usage }), '', 'cancelled');
   const { report: loop, window: loopWindow } = LoopDetector.checkRound(resolved.knobs.loopDetection, snapshot.loopWindow, collected.results);
@@ -192,22 +180,6 @@ function afterRound(it: IterationContext, round: Round, collected: RoundResults,
   if (it.iteration >= resolved.knobs.maxToolIterations) return maxIterationsStep(it.turn, next);
   return nextStep(next);
 }
-
-/**
- * `a.concat(b)`, sized to what it holds (a turn keeps its history alive), without `concat`'s call
- * into V8's C++ runtime (~1,500 instructions a round; bench/RESULTS.md, "Session 12").
- */
-function joined<T>(a: readonly T[], b: readonly T[]): T[] {
-  const total = a.length + b.length;
-  if (total > MAX_PRESIZED) return a.concat(b);
-  const out = new Array<T>(total);
-  for (let i = 0; i < a.length; i++) out[i] = a[i];
-  for (let j = 0, at = a.length; j < b.length; j++, at++) out[at] = b[j];
-  return out;
-}
-
-/** Below V8's limit for `new Array(n)` with fast elements (it makes a dictionary above 100,000). */
-const MAX_PRESIZED = 50_000;
 
 const userMessage = (content: string): ChatMessage => ({ role: 'user', content });
 const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });

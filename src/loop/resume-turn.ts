@@ -1,11 +1,10 @@
-import { defer, EMPTY, type Observable } from 'rxjs';
+import { defer, EMPTY, expand, type Observable } from 'rxjs';
 import type { TurnEvent } from '../core/events.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { createTurnContext } from '../runtime/turn-context.js';
 import { checkSnapshot, type ResumeDecision } from './check-snapshot.js';
-import { expandSteps } from './expand-steps.js';
 import { iterate } from './iterate.js';
 import { isIterationStep } from './iteration-step.js';
 import { resumeIteration } from './resume-iteration.js';
@@ -52,7 +51,7 @@ export function resumeTurn(resolved: ResolvedAgentExecution, snapshot: TurnSnaps
     });
     const resumed = turn!;
     return resumeIteration(resumed, checked, options.decidedBy ?? 'resume').pipe(
-      expandSteps((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(resumed, value.snapshot) : EMPTY)),
+      expand((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(resumed, value.snapshot) : EMPTY)),
       endTurn(),
     );
   });

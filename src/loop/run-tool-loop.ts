@@ -1,21 +1,16 @@
-import { EMPTY, finalize, from, type Observable, type OperatorFunction, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
+import { defer, EMPTY, expand, filter, finalize, from, map, type Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import type { TurnInput } from '../core/turn-input.js';
 import { scrubCredentials } from '../results/scrub.js';
-import { StageObservable } from '../runtime/stage-observable.js';
-import { subscribeStage } from '../runtime/stage-subscriber.js';
 import type { ResolvedAgentExecution, TurnContext } from '../runtime/resolved-execution.js';
 import { createQuietTurnContext, createTurnContext, steer } from '../runtime/turn-context.js';
-import { whenCancelled } from '../runtime/when-cancelled.js';
-import { expandSteps } from './expand-steps.js';
 import { iterate } from './iterate.js';
 import { isIterationStep, type IterationStep } from './iteration-step.js';
 import { startSnapshot } from './turn-snapshot.js';
 
 /**
  * Runs one turn as a cold Observable of events: `iterate` from the turn's first snapshot,
- * driven by `expand` (`expandSteps`: expand's contract, with the events that expand to nothing
- * not subscribed) (each `next` step's snapshot starts the next iteration) until the model
+ * driven by `expand` (each `next` step's snapshot starts the next iteration) until the model
  * answers without tool calls, the turn is cancelled, or the iteration cap is reached; the
  * `done` step becomes the `done` event. Aborting `input.signal` closes the unfinished slots
  * (`interrupted`), appends the round, emits `done` with reason 'cancelled' and completes;
@@ -36,8 +31,7 @@ import { startSnapshot } from './turn-snapshot.js';
  * @return The turn's events, ending with `done`.
  */
 export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput): Observable<TurnEvent> {
-  // defer's contract: each subscription runs a turn of its own
-  return new StageObservable(openTurn, resolved, input, false);
+  return defer(() => turnEvents(createTurnContext(resolved, input), input));
 }
 
 /**
@@ -57,20 +51,17 @@ export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput):
  * ```
  */
 export function runQuietLoop(resolved: ResolvedAgentExecution, input: TurnInput): Observable<TurnEvent> {
-  return new StageObservable(openTurn, resolved, input, true);
+  return defer(() => turnEvents(createQuietTurnContext(resolved, input), input));
 }
 
-function openTurn(subscriber: Subscriber<TurnEvent>, resolved: ResolvedAgentExecution, input: TurnInput, quiet: boolean): TeardownLogic {
-  const turn = quiet ? createQuietTurnContext(resolved, input) : createTurnContext(resolved, input);
-  // a turn with a signal listens to it from start to end: its stages come and go without adding and removing the listener each time
-  whenCancelled(turn, subscriber);
+/** The turn's iterations, driven by `expand` from its first snapshot, with its steering listened to meanwhile. */
+function turnEvents(turn: TurnContext, input: TurnInput): Observable<TurnEvent> {
   const steering = listenToSteering(turn, input);
   const events$ = iterate(turn, startSnapshot(turn, input)).pipe(
-    expandSteps((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY)),
+    expand((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY)),
     endTurn(),
   );
-  // a turn without steering listens to nothing: no finalize stage to stop listening
-  return (steering ? events$.pipe(finalize(() => steering.unsubscribe())) : events$).subscribe(subscriber);
+  return steering ? events$.pipe(finalize(() => steering.unsubscribe())) : events$;
 }
 
 /**
@@ -91,32 +82,23 @@ export function endTurn(): OperatorFunction<TurnEvent | IterationStep, TurnEvent
   return ended;
 }
 
-/** The operator itself: it takes no arguments, so every call of `endTurn` returns this one function. */
 function ended(source: Observable<TurnEvent | IterationStep>): Observable<TurnEvent> {
-  return new StageObservable(openEnd, source, undefined, undefined);
-}
-
-function openEnd(subscriber: Subscriber<TurnEvent>, source: Observable<TurnEvent | IterationStep>): TeardownLogic {
-  subscribeStage(source, subscriber, endNext, undefined, undefined, subscriber);
-}
-
-function endNext(this: Subscriber<TurnEvent>, value: TurnEvent | IterationStep): void {
-  if (isTurnEvent(value)) {
-    this.next(value);
-    return;
-  }
-  if (value.kind !== 'done') return;
-  const { snapshot } = value;
-  const text = scrubAnswer(value.text);
-  const history = snapshot.history as TurnEventDone['history'];
-  // two literals, not a conditional spread (bench/RESULTS.md, "Object spread")
-  this.next(
-    value.reason === 'paused'
-      ? { type: 'done', text, reason: value.reason, history, iterations: snapshot.iteration, usage: snapshot.usage, snapshot, pending: value.pending ?? [] }
-      : { type: 'done', text, reason: value.reason, history, iterations: snapshot.iteration, usage: snapshot.usage },
+  return source.pipe(
+    filter((value) => isTurnEvent(value) || value.kind === 'done'),
+    map((value) => (isTurnEvent(value) ? value : doneEvent(value as DoneStep))),
   );
 }
 
+/** The `done` step as the turn's `done` event, its text scrubbed. */
+function doneEvent(step: DoneStep): TurnEventDone {
+  const { snapshot } = step;
+  const text = scrubAnswer(step.text);
+  const history = snapshot.history as TurnEventDone['history'];
+  const done: TurnEventDone = { type: 'done', text, reason: step.reason, history, iterations: snapshot.iteration, usage: snapshot.usage };
+  return step.reason === 'paused' ? { ...done, snapshot, pending: step.pending ?? [] } : done;
+}
+
+type DoneStep = Extract<IterationStep, { kind: 'done' }>;
 type TurnEventDone = Extract<TurnEvent, { type: 'done' }>;
 
 const RECEIPT = /(rtl-receipt-v2-\d{1,16}-[A-Za-z0-9_-]{43})/;

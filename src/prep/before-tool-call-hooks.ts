@@ -1,10 +1,7 @@
-import { catchError, defaultIfEmpty, from, isObservable, mergeMap, type Observable, type ObservableInput, of, type Subscriber, take } from 'rxjs';
+import { catchError, defaultIfEmpty, from, isObservable, mergeMap, type Observable, type ObservableInput, of, take } from 'rxjs';
 import type { PreparedCall } from '../core/calls.js';
 import type { BeforeToolCallHook } from '../core/hooks.js';
-import { finishWith } from '../runtime/finish-with.js';
 import { hookCall } from '../runtime/hook-call.js';
-import { reportLater } from '../runtime/report-later.js';
-import { StageObservable } from '../runtime/stage-observable.js';
 import type { PrepContext, PrepStep } from '../runtime/resolved-execution.js';
 import { prepTexts } from './prep-texts.js';
 
@@ -43,9 +40,6 @@ function runHooks(hooks: readonly BeforeToolCallHook[], start: number, call: Pre
       continue;
     }
     if (later) {
-      if (!isObservable(returned) && typeof (returned as PromiseLike<unknown>).then === 'function') {
-        return new StageObservable(openAnswer, returned as PromiseLike<unknown>, { hooks, index: i, at: current, ctx }, undefined);
-      }
       const index = i;
       const at = current;
       return from(returned as ObservableInput<unknown>).pipe(
@@ -67,58 +61,6 @@ function runHooks(hooks: readonly BeforeToolCallHook[], start: number, call: Pre
     if (current.filled) return current;
   }
   return current;
-}
-
-/** A hook that answers with a promise, and where: the hooks after it run once it settles. */
-interface Waiting {
-  readonly hooks: readonly BeforeToolCallHook[];
-  readonly index: number;
-  readonly at: PreparedCall;
-  readonly ctx: PrepContext;
-}
-
-/**
- * A promise's answer, as the operators above take any other (`take(1)`, an error ignored, then
- * the hooks after it) in one stage: no Observable, operator or closure per waiting call beyond
- * it (bench/RESULTS.md, "Session 18").
- */
-function openAnswer(subscriber: Subscriber<PreparedCall>, promise: PromiseLike<unknown>, waiting: Waiting): void {
-  const answer = new HookAnswer(subscriber, waiting);
-  try {
-    promise.then(answer.decided.bind(answer), answer.failed.bind(answer));
-  } catch (err) {
-    answer.failed(err); // a thenable whose `then` throws
-  }
-}
-
-/** One subscription's wait for a hook's promise; a settlement after teardown is ignored. */
-class HookAnswer {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new HookAnswer(undefined as never, undefined as never);
-
-  constructor(
-    private readonly subscriber: Subscriber<PreparedCall>,
-    private readonly waiting: Waiting,
-  ) {}
-
-  decided(decision: unknown): void {
-    const { subscriber } = this;
-    if (subscriber.closed) return;
-    const { hooks, index, at, ctx } = this.waiting;
-    try {
-      const next = safeDecision(at, decision, ctx, index);
-      finishWith(subscriber, next.filled ? next : runHooks(hooks, index + 1, next, ctx));
-    } catch (err) {
-      reportLater(err); // from a promise's callback: not an unhandled rejection
-    }
-  }
-
-  failed(err: unknown): void {
-    if (this.subscriber.closed) return;
-    const { index, at, ctx } = this.waiting;
-    ignored(ctx, at, index, err);
-    this.decided(undefined);
-  }
 }
 
 function isAsync(value: unknown): boolean {

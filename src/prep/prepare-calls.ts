@@ -1,11 +1,8 @@
-import { defer, from, isObservable, Observable, type ObservableInput, of, type OperatorFunction, type Subscriber, type Subscription } from 'rxjs';
+import { concatMap, defer, from, isObservable, type Observable, type ObservableInput, of, type OperatorFunction, takeWhile } from 'rxjs';
 import type { ParsedCall, PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
-import { concatMapInline } from '../runtime/concat-map-inline.js';
-import { finishWith } from '../runtime/finish-with.js';
+import { continueWith } from '../runtime/continue-with.js';
 import { createPrepContext, isImmediate } from '../runtime/prep-context.js';
-import { StageObservable } from '../runtime/stage-observable.js';
-import { subscribeStage } from '../runtime/stage-subscriber.js';
 import { mayPark, readableSteps } from './build-prep-steps.js';
 import type { IterationContext, PrepContext, PrepStep } from '../runtime/resolved-execution.js';
 import { approvalGate } from './approval-gate.js';
@@ -42,7 +39,7 @@ export const defaultPrepSteps: readonly PrepStep[] = Object.freeze([
 /**
  * Prepares each call in slot order, one at a time (`concatMap`: approval prompts are asked one
  * at a time): the steps run in order until the call is filled or ready. Synchronous steps run
- * inline; a step that waits (a hook, a prompt) returns an Observable, whose events (approval
+ * one after the other in a loop; a step that waits (a hook, a prompt) returns an Observable, whose events (approval
  * request and decision) pass through before the call, and the calls behind it wait. A step
  * that completes without a call drops the call. A call parked at an approval is the last value
  * (`untilParked`; left out for an agent's pipeline without an approval gate, which cannot park).
@@ -68,7 +65,7 @@ export function prepareCalls(
   const readable = readableSteps(steps);
   const parks = mayPark(steps);
   const prepare = (source: Observable<ParsedCall>, batch: PrepContext): Observable<TurnEvent | PreparedCall> => {
-    const prepared = source.pipe(concatMapInline((call) => prepareFrom(toPrepared(call), 0, readable, batch))); // concatMap, with ready calls inline
+    const prepared = source.pipe(concatMap((call) => continuePreparation(toPrepared(call), 0, readable, batch)));
     return parks ? prepared.pipe(untilParked()) : prepared; // takeWhile(not parked, inclusive): a parked call is the last
   };
   // without a batch's context, each subscription makes its own
@@ -105,11 +102,9 @@ function prepareFrom(call: PreparedCall, first: number, steps: readonly PrepStep
 }
 
 /**
- * A step that waits: its events, then the call it decided, whose preparation goes on at step
- * `first` (a paused call is the end). `from(waiting).pipe(takeWhile(isTurnEvent, true),
- * continueWith(…))` as one stage, without their Subscribers and closures per waiting call: the
- * step's source ends at its first call. Out of `prepareFrom`'s loop, whose `let i` a closure
- * there would capture: that makes a context per step run, for every call, waiting or not.
+ * A step that waits: its events pass, and the first call it emits decides (the step's source is
+ * torn down then); that call's preparation goes on at step `first`, unless it is parked. A step
+ * that completes without a call drops the call.
  */
 function resumeAfter(
   waiting: ObservableInput<TurnEvent | PreparedCall>,
@@ -117,42 +112,8 @@ function resumeAfter(
   steps: readonly PrepStep[],
   ctx: PrepContext,
 ): Observable<TurnEvent | PreparedCall> {
-  const source = waiting instanceof Observable ? (waiting as Observable<TurnEvent | PreparedCall>) : from(waiting);
-  return new StageObservable(openResume, source, first, { steps, ctx });
-}
-
-/** A waiting step's stage, one per subscription. */
-interface Resume {
-  readonly subscriber: Subscriber<TurnEvent | PreparedCall>;
-  readonly first: number;
-  readonly steps: readonly PrepStep[];
-  readonly ctx: PrepContext;
-  /** The step's source, until its call came. */
-  source: Subscription | undefined;
-  decided: boolean;
-}
-
-function openResume(
-  subscriber: Subscriber<TurnEvent | PreparedCall>,
-  source: Observable<TurnEvent | PreparedCall>,
-  first: number,
-  { steps, ctx }: { steps: readonly PrepStep[]; ctx: PrepContext },
-): void {
-  const state: Resume = { subscriber, first, steps, ctx, source: undefined, decided: false };
-  state.source = subscribeStage(source, subscriber, resumeNext, resumeComplete, undefined, state);
-  if (state.decided) state.source.unsubscribe(); // the call came while the source was being subscribed
-}
-
-function resumeNext(this: Resume, value: TurnEvent | PreparedCall): void {
-  if (this.decided) return; // what a synchronous source sends after its call
-  const { subscriber } = this;
-  if (isTurnEvent(value)) return subscriber.next(value);
-  this.decided = true;
-  this.source?.unsubscribe();
-  finishWith(subscriber, value.paused ? value : prepareFrom(value, this.first, this.steps, this.ctx));
-}
-
-/** A step that ended without a call drops the call. */
-function resumeComplete(this: Resume): void {
-  if (!this.decided) this.subscriber.complete();
+  return from(waiting).pipe(
+    takeWhile((value: TurnEvent | PreparedCall) => isTurnEvent(value), true),
+    continueWith((call: PreparedCall) => (call.paused ? call : prepareFrom(call, first, steps, ctx))),
+  );
 }

@@ -16,9 +16,6 @@ export const toPrepared = (call: ParsedCall): PreparedCall => new OwnPreparedCal
 
 /** A class: one shape for every prepared call (bench/RESULTS.md, "Classes for long-lived records"). */
 class OwnPreparedCall implements PreparedCall {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new OwnPreparedCall({ slot: 0, id: '', name: '', args: {}, rawArguments: '{}' });
-
   readonly call: ParsedCall;
   readonly slot: number;
   readonly id: string;

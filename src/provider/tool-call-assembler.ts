@@ -32,9 +32,6 @@ interface Entry {
  * ```
  */
 export class ToolCallAssembler {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new ToolCallAssembler();
-
   private readonly entries: Entry[] = [];
   private readonly byIndex = new Map<number, Entry>();
 

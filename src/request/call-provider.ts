@@ -1,11 +1,8 @@
-import { type Observable, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
+import { NEVER, Observable, type Subscriber, type Subscription, takeUntil } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
 import { scrubDelta } from '../results/scrub-delta.js';
-import { StageObservable } from '../runtime/stage-observable.js';
-import { subscribeStage } from '../runtime/stage-subscriber.js';
-import { whenCancelled } from '../runtime/when-cancelled.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { IdleTimer } from './idle-timer.js';
 
@@ -44,52 +41,62 @@ export interface ModelResponse {
  * @return The response's events, then the response.
  */
 export function callProvider(it: IterationContext, req: ProviderRequest): Observable<TurnEvent | ModelResponse> {
-  return new StageObservable(openRequest, it, req, undefined);
+  return new Observable((subscriber) => {
+    const { resolved, turn } = it;
+    const request: RequestState = {
+      subscriber,
+      it,
+      // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
+      controller: resolved.provider.ignoresSignal === true ? undefined : new AbortController(),
+      text: '',
+      inSecret: false, // whether the text so far ends inside a secret (scrubDelta)
+      toolCalls: [],
+      finishReason: undefined,
+      responseId: undefined,
+      responseModel: undefined,
+      inputTokens: 0,
+      outputTokens: 0,
+      settled: false,
+      idle: undefined,
+    };
+    if (turn.cancelled()) {
+      finish(request, true);
+      return undefined;
+    }
+    let events$: Observable<ProviderEvent>;
+    try {
+      events$ = resolved.provider.request(req, request.controller?.signal ?? neverAborted());
+    } catch (err) {
+      fail(request, err); // a provider that throws instead of returning a failing Observable still fails typed
+      return undefined;
+    }
+    // on the turn's signal the stream is cut, and the response comes `cancelled` with the text so far
+    const cut$ = turn.cancel$ === NEVER ? events$ : events$.pipe(takeUntil(turn.cancel$));
+    const stream: Subscription = cut$.subscribe({
+      next: (event) => onEvent(request, event),
+      error: (err: unknown) => fail(request, err),
+      complete: () => finish(request, turn.cancelled()),
+    });
+    if (!request.settled) {
+      request.idle = new IdleTimer(resolved.knobs.providerIdleTimeoutMs, () => {
+        stream.unsubscribe();
+        request.controller?.abort();
+        fail(request, new ProviderError(idleMessage(resolved.provider.name, resolved.knobs.providerIdleTimeoutMs)));
+      });
+      request.idle.start();
+    }
+    return () => {
+      // unsubscribing before the response came aborts the request
+      if (!request.settled) {
+        settle(request);
+        request.controller?.abort();
+      }
+      stream.unsubscribe();
+    };
+  });
 }
 
-function openRequest(subscriber: Subscriber<TurnEvent | ModelResponse>, it: IterationContext, req: ProviderRequest): TeardownLogic {
-  const { resolved, turn } = it;
-  // the request's state in one object, its callbacks shared: no closures per request
-  const request: RequestState = {
-    subscriber,
-    it,
-    // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
-    controller: resolved.provider.ignoresSignal === true ? undefined : new AbortController(),
-    text: '',
-    inSecret: false, // whether the text so far ends inside a secret (scrubDelta)
-    toolCalls: [],
-    finishReason: undefined,
-    responseId: undefined,
-    responseModel: undefined,
-    inputTokens: 0,
-    outputTokens: 0,
-    settled: false,
-    streamSub: undefined,
-    cancelSub: undefined,
-    idle: undefined,
-    unsubscribe: teardown,
-  };
-  // a turn without a signal (cancel$ is NEVER) cannot be cancelled: nothing to listen to
-  request.cancelSub = whenCancelled(turn, subscriber, onCancelled, request);
-  if (request.settled) return undefined;
-  let events$: Observable<ProviderEvent>;
-  try {
-    events$ = resolved.provider.request(req, request.controller?.signal ?? neverAborted());
-  } catch (err) {
-    fail(request, err); // a provider that throws instead of returning a failing Observable still fails typed
-    return;
-  }
-  // idleDeadline's timer, kept in this Subscriber: no stage between the provider and the response
-  request.streamSub = subscribeStage(events$, subscriber, onEvent, onComplete, onError, request);
-  if (!request.settled && !subscriber.closed) {
-    const idle = new IdleTimer(resolved.knobs.providerIdleTimeoutMs, onIdle, request);
-    request.idle = idle;
-    idle.start();
-  }
-  return request; // its `unsubscribe` is the teardown
-}
-
-/** One request in flight: what has streamed so far, and its timers and listeners. */
+/** One request in flight: what has streamed so far, and its idle timer. */
 interface RequestState {
   readonly subscriber: Subscriber<TurnEvent | ModelResponse>;
   readonly it: IterationContext;
@@ -103,83 +110,48 @@ interface RequestState {
   inputTokens: number;
   outputTokens: number;
   settled: boolean;
-  streamSub: Subscription | undefined;
-  cancelSub: Subscription | undefined;
-  idle: IdleTimer<RequestState> | undefined;
-  /** The teardown: unsubscribing before the response came aborts the request. */
-  readonly unsubscribe: (this: RequestState) => void;
+  idle: IdleTimer | undefined;
 }
 
-function onEvent(this: RequestState, event: ProviderEvent): void {
-  this.idle?.touch();
+function onEvent(request: RequestState, event: ProviderEvent): void {
+  request.idle?.touch();
   switch (event.type) {
     case 'text-delta': {
       if (event.text.length === 0) return;
-      this.text += event.text;
-      if (this.it.turn.quiet === true) return; // nobody reads the turn's events (TurnContext.quiet)
+      request.text += event.text;
+      if (request.it.turn.quiet === true) return; // nobody reads the turn's events (TurnContext.quiet)
       // the event is rendered (scrubbed); the response keeps the text as the model wrote it
-      const shown = scrubDelta(event.text, this.inSecret);
-      this.inSecret = shown.inSecret;
-      if (shown.text.length > 0) this.subscriber.next({ type: 'text-delta', iteration: this.it.iteration, text: shown.text });
+      const shown = scrubDelta(event.text, request.inSecret);
+      request.inSecret = shown.inSecret;
+      if (shown.text.length > 0) request.subscriber.next({ type: 'text-delta', iteration: request.it.iteration, text: shown.text });
       return;
     }
     case 'tool-call':
-      this.toolCalls.push(event);
+      request.toolCalls.push(event);
       return;
     case 'usage':
-      this.inputTokens += event.inputTokens;
-      this.outputTokens += event.outputTokens;
-      if (this.it.turn.quiet !== true) this.subscriber.next({ type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens });
+      request.inputTokens += event.inputTokens;
+      request.outputTokens += event.outputTokens;
+      if (request.it.turn.quiet !== true) request.subscriber.next({ type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens });
       return;
     case 'finish':
-      this.finishReason = event.reason;
-      if (typeof event.responseId === 'string') this.responseId = event.responseId;
-      if (typeof event.responseModel === 'string') this.responseModel = event.responseModel;
+      request.finishReason = event.reason;
+      if (typeof event.responseId === 'string') request.responseId = event.responseId;
+      if (typeof event.responseModel === 'string') request.responseModel = event.responseModel;
       return;
   }
-}
-
-function onComplete(this: RequestState): void {
-  finish(this, false);
-}
-
-function onError(this: RequestState, err: unknown): void {
-  fail(this, err);
-}
-
-/** The turn's signal aborted: the provider's is aborted and the response comes, cancelled. */
-function onCancelled(this: RequestState): void {
-  this.controller?.abort();
-  this.streamSub?.unsubscribe();
-  finish(this, true);
-}
-
-/** The stream was quiet for `knobs.providerIdleTimeoutMs`. */
-function onIdle(this: RequestState): void {
-  this.streamSub?.unsubscribe();
-  this.controller?.abort();
-  const { resolved } = this.it;
-  fail(this, new ProviderError(idleMessage(resolved.provider.name, resolved.knobs.providerIdleTimeoutMs)));
-}
-
-function teardown(this: RequestState): void {
-  if (!this.settled) {
-    settle(this);
-    this.controller?.abort();
-  }
-  this.streamSub?.unsubscribe();
 }
 
 /** Ends the request's own timers and listeners, once, whichever way it ends. */
 function settle(request: RequestState): void {
   request.settled = true;
   request.idle?.stop();
-  request.cancelSub?.unsubscribe();
 }
 
 function finish(request: RequestState, cancelled: boolean): void {
   if (request.settled) return;
   settle(request);
+  if (cancelled) request.controller?.abort();
   const { subscriber, responseId, responseModel, finishReason } = request;
   if ((responseId !== undefined || responseModel !== undefined) && request.it.turn.quiet !== true) {
     subscriber.next({ type: 'response', iteration: request.it.iteration, responseId, responseModel, finishReason });

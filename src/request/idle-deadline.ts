@@ -1,5 +1,4 @@
 import { Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
-import { subscribeStage } from '../runtime/stage-subscriber.js';
 import { IdleTimer } from './idle-timer.js';
 
 /**
@@ -29,9 +28,13 @@ export function idleDeadline<T>(ms: number, onIdle: () => unknown): MonoTypeOper
         sourceSub.unsubscribe();
         subscriber.error(onIdle());
       });
-      const sourceSub: Subscription = subscribeStage(source, subscriber, (value) => {
-        idle.touch();
-        subscriber.next(value);
+      const sourceSub: Subscription = source.subscribe({
+        next: (value) => {
+          idle.touch();
+          subscriber.next(value);
+        },
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => subscriber.complete(),
       });
       if (!subscriber.closed) idle.start();
       return () => {

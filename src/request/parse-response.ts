@@ -110,9 +110,6 @@ export function toParsedCall(input: ProviderToolCall, slot: number, ids: () => s
 
 /** A parsed call: a class, one shape for every call (bench/RESULTS.md, "Classes for long-lived records"). */
 class ParsedToolCall implements ParsedCall {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new ParsedToolCall(0, '', '', {}, '{}');
-
   constructor(
     readonly slot: number,
     readonly id: string,

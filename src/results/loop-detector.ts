@@ -23,8 +23,6 @@ const NO_TOOLS: ReadonlySet<string> = new Set();
  * ```
  */
 export class LoopDetector {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new LoopDetector(DEFAULT_KNOBS.loopDetection);
   // The window, as a ring of parallel arrays (no object per call): the k-th oldest of `count`
   // entries is at `(start + k) % size`; names and arguments apart (bench/RESULTS.md, "Flat strings").
   private readonly names: string[];

@@ -32,9 +32,6 @@ export function promptSignaturesOf(it: IterationContext): Map<string, PromptSign
 }
 
 class Iteration implements IterationContext {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new Iteration({ resolved: undefined } as unknown as TurnContext, { iteration: 0, model: '', promptSignatures: {} } as unknown as TurnSnapshot);
-
   readonly resolved: ResolvedAgentExecution;
   readonly iteration: number;
   model: string;

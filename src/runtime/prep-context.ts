@@ -33,9 +33,6 @@ export function recordArguments(ctx: PrepContext, name: string, key: string): bo
 
 /** A class whose collections are made on first use: most batches need one of the four, or none. */
 class BatchPrepContext implements PrepContext {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new BatchPrepContext({ resolved: undefined, turn: undefined } as unknown as IterationContext);
-
   readonly resolved: ResolvedAgentExecution;
   readonly turn: TurnContext;
   #seen: SeenArguments | undefined = undefined;

@@ -76,7 +76,7 @@ export interface TurnContext {
   /**
    * Emits once when the turn's signal aborts (at once when it already has); RxJS's `NEVER` for a
    * turn without a signal, which nothing can cancel (the loop then leaves out the steps that only
-   * cancellation needs: `untilCancelled`, `closeUnfinished`).
+   * cancellation needs: `takeUntil(cancel$)`, `closeUnfinished`).
    */
   readonly cancel$: Observable<void>;
   /** True once the turn's signal aborted (never when `cancel$` is `NEVER`). */

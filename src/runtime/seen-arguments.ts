@@ -17,18 +17,9 @@ const MAX_LISTED = 16;
  * ```
  */
 export class SeenArguments {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = SeenArguments.#exemplar();
-
   /** Tool name and arguments, in turn, of each call recorded. */
   private pairs: string[] | undefined = undefined;
   private map: Map<string, Set<string>> | undefined = undefined;
-
-  static #exemplar(): SeenArguments {
-    const seen = new SeenArguments();
-    seen.add('', '');
-    return seen;
-  }
 
   /** Records a call of `name` with `key` (its `argsKey`); false when this batch has had that call already. */
   add(name: string, key: string): boolean {

@@ -5,7 +5,7 @@ import type { TurnJournal } from '../core/turn-journal.js';
 import { ActivatedToolSet } from '../registry/activated-tool-set.js';
 import { resolveToolScope } from '../registry/agent-tool-scope.js';
 import { effectiveTools } from './effective-tools.js';
-import { turnCancellation } from './until-cancelled.js';
+import { turnCancellation } from './turn-cancellation.js';
 import type { EffectiveTools, ResolvedAgentExecution, TurnContext } from './resolved-execution.js';
 
 /**
@@ -88,18 +88,6 @@ class RunningTurn implements TurnContext {
   readonly journal?: TurnJournal;
   #tools: EffectiveTools;
   readonly #steering: string[] = [];
-
-  /**
-   * Keeps the object layouts of a turn's context and tools alive across a full GC (bench/RESULTS.md,
-   * "Session 7: after a full GC"): a turn of an agent without tools.
-   */
-  static readonly #shape = RunningTurn.#exemplar();
-
-  static #exemplar(): RunningTurn {
-    const toolScope = resolveToolScope({ tools: [] });
-    const resolved = { toolScope, excluded: toolScope.excluded } as Partial<ResolvedAgentExecution> as ResolvedAgentExecution;
-    return new RunningTurn(resolved, { message: '' }, { channel: 'cli', turnId: '', agentAlias: '' }, new ActivatedToolSet(), false);
-  }
 
   constructor(
     readonly resolved: ResolvedAgentExecution,

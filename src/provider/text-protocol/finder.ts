@@ -17,9 +17,6 @@ export interface ScanMeter {
  * ```
  */
 export class Finder {
-  /** Keeps this class's object layout alive across a full GC (bench/RESULTS.md, "Session 7: after a full GC"). */
-  static readonly #shape = new Finder('');
-
   private readonly memory = new Map<string, { from: number; at: number }>();
 
   constructor(

@@ -47,7 +47,7 @@ async function buildInThisProcess(srcDir: string, outDir: string): Promise<void>
   });
 }
 
-// run as the child above, not bundled into another script (instructions.ts bundles one that imports this module)
+// run as the child above, not when another script imports this module
 const asChild = basename(fileURLToPath(import.meta.url)) === 'build-ours.ts';
 if (asChild && process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [srcDir, outDir] = process.argv.slice(2);

@@ -2,7 +2,7 @@
  * Two probes of the machine itself, touching no JavaScript object a system made: whether the core
  * is slow right now, and whether memory is. On this VM memory can answer 2–3x slower for seconds
  * at a time while the core's speed stays the same, on one virtual CPU and not the other
- * (bench/RESULTS.md, "Session 23"); a turn that touches more memory per call suffers more from it.
+ * (bench/RESULTS.md, "What the bench corrects for"); a turn that touches more memory per call suffers more from it.
  */
 
 const array = new Float64Array(1 << 20);

@@ -23,10 +23,9 @@ import type { System } from './workload.js';
  * Prints markdown tables; never fails on a slow figure (benchmarks are not tests). In the
  * back-to-back section a system is left out of a size where its turn would take longer than
  * `--max-turn-ms` (2 s in quick mode, 5 s otherwise), as projected from the sizes before or as
- * its first turn took: OpenAI Agents 0.20's turn grows with the square of N (bench/RESULTS.md,
- * "Session 30"). The post-GC
+ * its first turn took: OpenAI Agents 0.20's turn grows with the square of N. The post-GC
  * and server regimes run first: once OpenAI Agents has run, its AsyncLocalStorage keeps Node's
- * promise hooks on for the rest of the process (see RESULTS.md), and they do not include it.
+ * promise hooks on for the rest of the process (bench/RESULTS.md, "What the bench corrects for"), and they do not include it.
  * `--peers=next` runs the peers' newest releases (Node >= 22, the default there), `pinned` the
  * ones of bench/package.json (the default on Node 20): see peers.ts. `--post-gc-at-once` times
  * each post-GC turn right after its `gc()`, while the helper threads still sweep (post-gc.ts).

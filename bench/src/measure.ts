@@ -11,7 +11,7 @@ export function collect(): void {
 /**
  * Empties the young generation (one scavenge) when node runs with --expose-gc: a timed run that
  * starts with it empty pays for the collections its own allocation causes, not for a nursery the
- * system before it left half full (bench/RESULTS.md, "Session 14").
+ * system before it left half full (bench/RESULTS.md, "What the bench corrects for").
  */
 export function emptyNursery(): void {
   (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc?.({ type: 'minor' });
@@ -20,7 +20,7 @@ export function emptyNursery(): void {
 /**
  * Waits until the threads that finish a collection are idle: after a `gc()` V8 sweeps the heap on
  * helper threads, and `process.cpuUsage` counts their CPU in whatever runs next, more of it the
- * longer that runs (~0.5 ms in a small heap; bench/RESULTS.md, "Session 18"). Waits in 2 ms
+ * longer that runs (~0.5 ms in a small heap; see bench/RESULTS.md, "What the bench corrects for"). Waits in 2 ms
  * steps until one passes with under 0.1 ms of CPU, at most 50 steps.
  */
 export async function helpersIdle(): Promise<void> {

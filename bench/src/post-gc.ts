@@ -46,7 +46,7 @@ export async function measurePostGc(systems: readonly System[], options: PostGcO
     for (const s of systems) {
       const p = await s.prepare(n);
       // untimed: lazy set-up and the JIT, whose background compiling would otherwise fall into the
-      // first timed turns' CPU (bench/RESULTS.md, "Session 24")
+      // first timed turns' CPU (bench/RESULTS.md, "What the bench corrects for")
       for (let k = 0, turns = warmTurns(n); k < turns; k++) await p.turn();
       prepared.push(p);
       result.runs.set(key(n, s.name), { cpu: [], wall: [] });
@@ -93,7 +93,7 @@ export function postGcTable(r: PostGcResult): string {
     lines.push(
       '',
       `Memory between rounds (\`memoryProbe\`, ns per read over 8 MB): ${fmt(memory[0], 1)}–${fmt(memory[memory.length - 1], 1)}, median ${fmt(median(memory), 1)}; ` +
-        'on the VM of bench/RESULTS.md\'s "Session 23", ~5 when memory answered at its usual speed and 10–16 when it was slow.',
+        'on the VM of the figures in bench/RESULTS.md, ~5 when memory answered at its usual speed and 10–16 when it was slow.',
     );
   }
   return lines.join('\n');

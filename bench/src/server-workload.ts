@@ -115,7 +115,7 @@ export interface ServerPrepared {
 
 /**
  * C conversations of one prepared system, for the scripts that run one system alone
- * (server-gc.ts, profile-server.ts, alloc-server.ts): `runFor(ms)` has every conversation run
+ * (profile-server.ts): `runFor(ms)` has every conversation run
  * turns one after another until `ms` have passed (the turns under way then finish) and returns
  * how many turns ended.
  *

@@ -21,9 +21,9 @@ export interface ServerOptions {
    * Untimed turns per conversation, for 100 conversations, once before any C's timed runs;
    * every C then gets one more, for its own lazy set-up. One warms up lazy set-up; Node 24 keeps
    * optimizing a turn's functions for its first ~12,000 turns, Node 20 for ~4,500 (bench/RESULTS.md,
-   * "Session 12"), so 150 measures a process whose JIT has settled. Warmed once, the first C is
+   * "What the bench corrects for"), so 150 measures a process whose JIT has settled. Warmed once, the first C is
    * measured in the same state as the later ones, so the growth with C is not read against a
-   * reference still paying for its warm-up (bench/RESULTS.md, "Session 28").
+   * reference still paying for its warm-up (bench/RESULTS.md, "What the bench corrects for").
    */
   readonly warmTurns: number;
   readonly reference: string;

@@ -2,9 +2,8 @@ import { z } from 'zod';
 
 /**
  * `BENCH_ARGS=paths` gives every call arguments as tools name them, `{"path":"src/module-7.ts","i":7}`:
- * keys in schema order rather than sorted, and a string long enough to be scrubbed where it is shown
- * (bench/RESULTS.md, "Session 26"). The schema then has `path` too; every tool still reads only `i`,
- * so it keeps the narrower type.
+ * keys in schema order rather than sorted, and a string long enough to be scrubbed where it is shown.
+ * The schema then has `path` too; every tool still reads only `i`, so it keeps the narrower type.
  */
 export const pathArgs = process.env.BENCH_ARGS === 'paths';
 

@@ -141,8 +141,7 @@ export function createAgent(config: AgentConfig): Agent {
   return {
     resolved,
     run: (input) => instrumentRun(resolved, input, runToolLoop),
-    // a promise chain, not an async function: a suspended one keeps its generator and registers
-    // alive for the whole turn (bench/RESULTS.md, "Session 9")
+    // a promise chain, not an async function (bench/RESULTS.md, "Choices in src/ made for speed")
     complete: (input) => {
       try {
         return lastValueFrom(instrumentRun(resolved, input, completeLoop)).then(toOutcome);

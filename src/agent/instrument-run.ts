@@ -35,7 +35,7 @@ export function instrumentRun(
     const ingress = turnIngress(resolved, input);
     const { turnId } = ingress;
     const link = tracer ? new ToolSpanLink() : undefined;
-    // the resolved execution is frozen and made once per agent: its spread keeps one layout (turnInputWith has why that matters)
+    // a spread is fine here: `resolved` is made once per agent (bench/RESULTS.md, "Choices in src/ made for speed")
     let events = run(link ? { ...resolved, runTool: link.runTool } : resolved, turnInputWith(input, { ingress }));
     if (tracer) {
       const { provider } = resolved;

@@ -15,7 +15,7 @@ export const DEFAULT_MAX_SCOPES = 1000;
  */
 export class BoundedMap<K, V> {
   // Up to a second key, the one entry is kept in two fields and no Map is made: a store made per
-  // agent, where an agent is made per turn, mostly serves one conversation (bench/RESULTS.md, "Session 25").
+  // agent mostly serves one conversation (bench/RESULTS.md, "Choices in src/ made for speed").
   #entries: Map<K, V> | undefined = undefined;
   #soleKey: K | undefined = undefined;
   #soleValue: V | undefined = undefined;

@@ -12,10 +12,10 @@ export interface Clock {
 export const defaultClock: Clock = Object.freeze({ now: () => asyncScheduler.now() });
 
 /**
- * The default id generator: a random UUID, as one flat string. Node builds a UUID by joining 20
- * pieces, which V8 keeps as a tree of some 20 strings (~450 bytes) until something reads it;
- * a turn's id lives as long as the turn. Reading one character joins it into one string of ~60
- * bytes (bench/RESULTS.md, "Session 9").
+ * The default id generator: a random UUID, as one flat string. Node builds a UUID by joining
+ * pieces, which the engine keeps apart until something reads the string; a turn's id lives as
+ * long as the turn, so reading one character here joins it into one smaller string
+ * (bench/RESULTS.md, "Choices in src/ made for speed").
  *
  * @example
  * ```ts

@@ -58,8 +58,7 @@ const positive = (value: number | undefined, fallback: number): number =>
  */
 export function resolveKnobs(input: KnobsInput = {}): Knobs {
   const d = DEFAULT_KNOBS;
-  // written out in DEFAULT_KNOBS's order, not spread from it: a spread of a frozen object takes
-  // V8's slow path, a property at a time, in every `createAgent` (bench/RESULTS.md, "Session 12")
+  // in DEFAULT_KNOBS's order, not spread from it (bench/RESULTS.md, "Choices in src/ made for speed")
   return Object.freeze({
     maxToolIterations: positive(input.maxToolIterations, d.maxToolIterations),
     maxIterationBehavior: input.maxIterationBehavior ?? d.maxIterationBehavior,

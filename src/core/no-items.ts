@@ -1,7 +1,7 @@
 /**
  * An empty list, frozen and shared: what a configuration, snapshot or report holds where it has
  * nothing, instead of a new `[]` each time (an agent is often made per turn, and a turn keeps its
- * snapshots and agent alive while it waits; bench/RESULTS.md, "Session 9").
+ * snapshots and agent alive while it waits: bench/RESULTS.md, "Choices in src/ made for speed").
  *
  * @example
  * ```ts

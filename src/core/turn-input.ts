@@ -26,11 +26,9 @@ export interface TurnInput {
 }
 
 /**
- * `{ ...input, ...changes }`, spelled out with every key of `TurnInput` in one order. On Node 20
- * a field added after a spread of an object made per turn (`{ ...input, ingress }`, where the
- * caller's input has no `ingress`) gives the copy a new object layout every time, so every inline
- * cache that reads it misses, some 1.5k instructions each (bench/RESULTS.md, "Session 18"). A key
- * present in `changes` wins, even when it holds `undefined`, as in a spread.
+ * `{ ...input, ...changes }`, spelled out with every key of `TurnInput` in one order, not spread
+ * (bench/RESULTS.md, "Choices in src/ made for speed"). A key present in `changes` wins, even
+ * when it holds `undefined`, as in a spread.
  *
  * @example
  * ```ts

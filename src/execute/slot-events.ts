@@ -31,7 +31,7 @@ export function emitToolCall(it: IterationContext, call: PreparedCall, executes:
   }
   if (observed) {
     const { ingress, turnId } = turn;
-    // spelled out, not `{ type, ...correlation }`: a spread after a field takes V8's generic copy (bench/RESULTS.md, "Object spread")
+    // spelled out, not `{ type, ...correlation }` (bench/RESULTS.md, "Choices in src/ made for speed")
     notify(it, {
       type: 'tool-call-start',
       tool: name,
@@ -64,7 +64,7 @@ export function emitToolResult(it: IterationContext, result: SlotResult, shownAr
   if (!made && !observed) return;
   const name = scrubCredentials(result.name);
   if (made) {
-    // One shape for every tool-result event, receipt or not (bench/RESULTS.md, "One shape per event type").
+    // same fields in every tool-result event (bench/RESULTS.md, "Choices in src/ made for speed")
     const event: TurnEventOf<'tool-result'> = {
       type: 'tool-result',
       iteration: it.iteration,

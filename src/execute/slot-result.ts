@@ -53,7 +53,7 @@ export function recordedSlotResult(call: PreparedCall, data: SlotResultData): Sl
   return new SlotRecord(call, data.outcome, data.success, data.content, data.output, data.durationMs, data.receipt, undefined, undefined);
 }
 
-/** A class: one shape for every result (bench/RESULTS.md, "Classes for long-lived records"). */
+/** A class, so every result has the same fields (bench/RESULTS.md, "Choices in src/ made for speed"). */
 class SlotRecord implements SlotResult {
   readonly slot: number;
   readonly id: string;

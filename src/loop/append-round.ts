@@ -35,8 +35,8 @@ export function appendRound(
   for (let i = 0; i < results.length; i++) history.push(new ToolResultMessage(results[i].id, results[i].content));
 }
 
-// The per-call parts of a round are classes with the literals' own properties in the same order
-// (JSON and deep equality see no difference): bench/RESULTS.md, "Classes for long-lived records".
+// A round's per-call parts: classes, not literals (bench/RESULTS.md, "Choices in src/ made for speed");
+// their own properties come in the literals' order, so JSON and deep equality see no difference.
 
 class ToolCallPart implements ToolCallMessagePart {
   readonly id: string;

@@ -87,8 +87,8 @@ function restore(state: SlotState, slot: number, checked: CheckedSnapshot, ctx: 
 }
 
 /**
- * A restored call: every field spelled out, one layout for every slot state (spreads of fresh
- * objects took V8's generic copy, ~2 µs a slot: bench/RESULTS.md, "Object spread").
+ * A restored call: every field spelled out, not spread, the same fields for every slot state
+ * (bench/RESULTS.md, "Choices in src/ made for speed").
  */
 function restored(
   call: ParsedCall,

@@ -11,7 +11,7 @@ const fingerprints = new WeakMap<ToolSpec, string>();
  * prepared call, and a resume whose tool's schema changed since fails closed. A tool whose spec
  * cannot change (frozen, its name the tool's, its parameters deep-frozen: `defineTool`'s and MCP
  * tools') is fingerprinted once, not at every park, checkpoint and resume (a SHA-256 of its
- * schema's canonical JSON, 3–5 µs a tool each time).
+ * schema's canonical JSON each time).
  *
  * @example
  * ```ts

@@ -45,8 +45,7 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
     steering: NO_ITEMS,
     usage: { inputTokens: 0, outputTokens: 0 },
   };
-  // the conversation's id goes in by snapshotWith, fourth as in every snapshot, not by a
-  // conditional spread mid-literal (V8's generic copy: bench/RESULTS.md, "Object spread")
+  // conversationId set fourth by snapshotWith, not spread (bench/RESULTS.md, "Choices in src/ made for speed")
   return turn.conversationId === undefined ? first : snapshotWith(first, { conversationId: turn.conversationId });
 }
 
@@ -65,8 +64,8 @@ export function nextSnapshot(it: IterationContext, changes: Partial<TurnSnapshot
 
 /**
  * `{ ...snapshot, ...changes }` (a field of `changes` that is undefined keeps the snapshot's),
- * written out as one literal with the snapshot's keys in their order: the spread of a snapshot
- * took V8's generic copy, the largest item of `nextSnapshot` (bench/RESULTS.md, "Object spread").
+ * written out as one literal with the snapshot's keys in their order, not spread
+ * (bench/RESULTS.md, "Choices in src/ made for speed").
  * With an iteration, the model, prompt-loop signatures and activated tools are the iteration's
  * and the notes are consumed, unless `changes` names them (`nextSnapshot`). A snapshot with a
  * batch in flight is rare and takes the spread.

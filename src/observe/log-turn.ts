@@ -93,7 +93,7 @@ function logEvent(log: Logger, event: TurnEvent, debug: boolean): void {
         durationMs: event.durationMs,
         output: preview(event.output),
       };
-      // a field set, not a spread: a spread after fields takes V8's generic copy (bench/RESULTS.md, "Object spread")
+      // a field set, not a spread (bench/RESULTS.md, "Choices in src/ made for speed")
       if (event.receipt !== undefined) fields.receipt = event.receipt;
       if (event.outcome === 'failed') log.warn(fields, 'tool result');
       else log.info(fields, 'tool result');

@@ -50,7 +50,7 @@ export class ToolSpans {
       [sc.ATTR_RTL_ITERATION]: event.iteration,
       [sc.ATTR_RTL_TOOL_SLOT]: event.slot,
     };
-    // a field set, not a spread (bench/RESULTS.md, "Object spread")
+    // a field set, not a spread (bench/RESULTS.md, "Choices in src/ made for speed")
     if (scope.captureContent) attributes[sc.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = scrubCredentials(json(scrubValue(event.args)));
     const span = scope.tracer.startSpan(`${sc.GEN_AI_OPERATION_EXECUTE_TOOL} ${name}`, { kind: SpanKind.INTERNAL, startTime: scope.now(), attributes }, scope.agentContext);
     this.open.get(event.id)?.end(scope.now());

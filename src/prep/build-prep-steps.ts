@@ -33,7 +33,7 @@ export interface PrepConfig {
  * `defaultPrepSteps` in the same order, without those the configuration makes idle (no hooks,
  * no approval manager, dedup disabled, and the marker and channel steps when none of the
  * agent's tools, deferred ones included, has an approval marker or a channel argument). Each
- * idle step would still cost a call per tool call (bench/RESULTS.md, "Session 27").
+ * idle step would still cost a call per tool call (bench/RESULTS.md, "Choices in src/ made for speed").
  *
  * @example
  * ```ts
@@ -115,11 +115,10 @@ export function mayPark(steps: readonly PrepStep[]): boolean {
 }
 
 /**
- * The steps as an array V8 reads at full speed: a pipeline from `buildPrepSteps` is frozen
- * (agents share it), and optimized code reads a frozen array's elements through a generic
- * keyed load, ~70 instructions a step for each call (bench/RESULTS.md, "Session 12"); its
- * unfrozen twin, which never leaves this module but through here, is read instead. Any other
- * array comes back as it is.
+ * The steps to loop over: for a pipeline from `buildPrepSteps`, which is frozen (agents share
+ * it), its unfrozen twin, which never leaves this module but through here; an unfrozen array is
+ * faster to read (bench/RESULTS.md, "Choices in src/ made for speed"). Any other array
+ * comes back as it is.
  *
  * @example
  * ```ts

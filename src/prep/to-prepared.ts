@@ -14,7 +14,7 @@ import type { Tool } from '../core/tool.js';
  */
 export const toPrepared = (call: ParsedCall): PreparedCall => new OwnPreparedCall(call);
 
-/** A class: one shape for every prepared call (bench/RESULTS.md, "Classes for long-lived records"). */
+/** A class, so all prepared calls have the same fields (bench/RESULTS.md, "Choices in src/ made for speed"). */
 class OwnPreparedCall implements PreparedCall {
   readonly call: ParsedCall;
   readonly slot: number;
@@ -48,8 +48,7 @@ type InPlace = Pick<OwnPreparedCall, 'tool' | 'args' | 'argsKey'>;
  */
 export function withField<K extends keyof InPlace>(call: PreparedCall, field: K, value: InPlace[K]): PreparedCall {
   if (call instanceof OwnPreparedCall) {
-    // a store per field name: `call[field] = value` would share one store for the three names,
-    // which V8 then takes for a store of any name (bench/RESULTS.md, "Session 11")
+    // a store per name, not `call[field] = value` (bench/RESULTS.md, "Choices in src/ made for speed")
     if (field === 'tool') call.tool = value as InPlace['tool'];
     else if (field === 'args') call.args = value as InPlace['args'];
     else call.argsKey = value as InPlace['argsKey'];

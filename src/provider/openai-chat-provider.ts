@@ -73,9 +73,8 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
 
   /**
    * The request's body: `params`, then the request's fields, then `stream` and its options, in
-   * that order, built by stores rather than `{ ...params, model, … }`: on Node 20 fields added
-   * after a spread give each body a new object layout, so the client's inline caches reading it
-   * miss on every request (bench/RESULTS.md, "Session 18").
+   * that order, set one by one rather than spread as `{ ...params, model, … }`
+   * (bench/RESULTS.md, "Choices in src/ made for speed").
    */
   const body = (req: ProviderRequest, stream: boolean): Record<string, unknown> => {
     const { params } = opts;

@@ -78,8 +78,9 @@ export interface ModelProvider {
   /**
    * True when `request` never reads its `signal`: its Observable stops all its work when it is
    * unsubscribed, which the loop does on every cancel, deadline and teardown. The loop then
-   * makes no `AbortController` per request (on Node 20 each signal costs ~4 µs and ~1 KB; see
-   * bench/RESULTS.md) and passes one shared signal that never aborts. Default: false.
+   * makes no `AbortController` per request, which saves time and memory
+   * (bench/RESULTS.md, "Choices in src/ made for speed"), and passes one shared signal that
+   * never aborts. Default: false.
    */
   readonly ignoresSignal?: boolean;
   request(req: ProviderRequest, signal: AbortSignal): Observable<ProviderEvent>;

@@ -32,7 +32,7 @@ export function buildRequest(it: IterationContext, withTools = true): ProviderRe
   }
   for (const note of snapshot.notes) system.push({ role: 'system', content: note });
   const messages = system.length > 0 ? [...system, ...snapshot.history] : [...snapshot.history];
-  // Spelled out, not `{ ...req, tools }` (bench/RESULTS.md, "Object spread").
+  // Spelled out, not `{ ...req, tools }` (bench/RESULTS.md, "Choices in src/ made for speed").
   const model = it.model;
   const { temperature } = resolved;
   if (provider.nativeTools && specs.length > 0) {

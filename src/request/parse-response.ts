@@ -108,7 +108,7 @@ export function toParsedCall(input: ProviderToolCall, slot: number, ids: () => s
   }
 }
 
-/** A parsed call: a class, one shape for every call (bench/RESULTS.md, "Classes for long-lived records"). */
+/** A parsed call; a class, so all have the same fields (bench/RESULTS.md, "Choices in src/ made for speed"). */
 class ParsedToolCall implements ParsedCall {
   constructor(
     readonly slot: number,

@@ -17,12 +17,9 @@ export function canonicalJson(value: unknown): string {
  * The common case, flat tool arguments like `{"path":"a.txt","limit":10}`, written here exactly
  * as `JSON.stringify` writes them with their keys sorted (strings that need escaping go to it):
  * keys already in order cost no key array and no sort; keys in another order (`{"path":…,
- * "content":…}`, as a tool's schema names them) are sorted once, not handed to a replacer
- * function called for every key and value (876 → 329 ns for two keys, bench/RESULTS.md, "Session
- * 19"). The order is looked at before anything is written, so such keys are not written twice
- * (bench/RESULTS.md, "Session 26"). `JSON.stringify` itself is a call into V8's runtime that
- * costs twice this writer's instructions for such objects; the writer leaves ~90 bytes of
- * intermediate strings per call instead (bench/RESULTS.md, "Session 11"). Anything else
+ * "content":…}`, as a tool's schema names them) are sorted once, before anything is written,
+ * not handed to a replacer function called for every key and value. Faster than `JSON.stringify`
+ * for such objects (bench/RESULTS.md, "Choices in src/ made for speed"). Anything else
  * (nesting, integer-like keys out of order, bigint, functions, …) → undefined, and the general
  * path runs.
  *
@@ -76,8 +73,8 @@ function unsortedFlatJson(value: Record<string, unknown>): string | undefined {
 
 /**
  * `keys.sort()` for the few keys of tool arguments: an insertion sort, in the same order (`<` on
- * strings compares UTF-16 code units, as `sort` does). `Array.prototype.sort` sets up its merge sort
- * for any length, which costs more than sorting two to five keys (bench/RESULTS.md, "Session 26").
+ * strings compares UTF-16 code units, as `sort` does), faster than `sort` for two to five keys
+ * (bench/RESULTS.md, "Choices in src/ made for speed").
  */
 function sortFew(keys: string[]): void {
   if (keys.length > 16) {

@@ -23,8 +23,8 @@ const NO_TOOLS: ReadonlySet<string> = new Set();
  * ```
  */
 export class LoopDetector {
-  // The window, as a ring of parallel arrays (no object per call): the k-th oldest of `count`
-  // entries is at `(start + k) % size`; names and arguments apart (bench/RESULTS.md, "Flat strings").
+  // The window, as a ring of parallel arrays: the k-th oldest of `count` entries is at `(start + k) % size`.
+  // No object per call, names and arguments apart (bench/RESULTS.md, "Choices in src/ made for speed").
   private readonly names: string[];
   /** The arguments as key-sorted JSON. */
   private readonly argsJson: string[];

@@ -1,10 +1,11 @@
 import { MAYBE_SECRET } from './scrub-rules.js';
 
 /**
- * Finds `MAYBE_SECRET`'s words in a text about four times faster than the regular expression
- * alone (bench/RESULTS.md, "Session 19"): each position's next three characters, folded to a small
- * class each, index a table of the three-character starts a word can have, and only where the
- * table says so does the expression confirm a word. Every word has at least three characters.
+ * Finds `MAYBE_SECRET`'s words in a text faster than the regular expression alone
+ * (bench/RESULTS.md, "Choices in src/ made for speed"): each position's next three
+ * characters, folded to a small class each, index a table of the three-character starts a word
+ * can have, and only where the table says so does the expression confirm a word. Every word has
+ * at least three characters.
  */
 
 /**
@@ -21,7 +22,7 @@ export const nextRuleWord: (text: string, from: number) => number = scannerOf(bu
 /**
  * `nextRuleWord` over its tables and the expression that confirms a word at one position: they
  * are constants of this closure, not of the module, which tsup's bundle would make variables
- * (bench/RESULTS.md, "Module constants in the bundle").
+ * (bench/RESULTS.md, "Choices in src/ made for speed").
  *
  * @param tables `CLASS`: an ASCII character's class, 0 when no word has it among its first three
  *   characters (letters folded, as the expression ignores case); `STARTS`: the three-class starts

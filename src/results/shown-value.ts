@@ -4,11 +4,11 @@ import { keyKeptAsIs, scrubValue, textKeptAsIs } from './scrub-value.js';
 /**
  * A value as a rendering surface shows it: `boundValue(scrubValue(value), maxChars)`. The usual
  * tool arguments — a flat object of numbers, booleans, `null` and strings — are most often what
- * both leave as they are, and come back after one look instead of two walks, each with its own
- * prototype check (bench/RESULTS.md, "Session 13"): the look asks what the walks would, key by
- * key (a token-shaped key, a secret-like key's value, a string `scrubCredentials` changes, one
- * longer than `maxChars`, more than twice `maxChars` in all), and leaves anything the walks would
- * change, nested values and class instances to them (bench/RESULTS.md, "Session 26").
+ * both leave as they are, and come back after one look instead of two walks: the look asks what
+ * the walks would, key by key (a token-shaped key, a secret-like key's value, a string
+ * `scrubCredentials` changes, one longer than `maxChars`, more than twice `maxChars` in all), and
+ * leaves anything the walks would change, nested values and class instances to them
+ * (bench/RESULTS.md, "Choices in src/ made for speed").
  *
  * @example
  * ```ts

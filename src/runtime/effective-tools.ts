@@ -37,9 +37,7 @@ export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunSco
   return new TurnTools(resolved, run, activated).build();
 }
 
-// Two classes rather than closures: an agent is often made per turn, and a call site such as
-// `turn.tools.get(name)` then sees one method for every turn instead of a new closure per turn,
-// which optimized code would check for and a full GC would clear (bench/RESULTS.md, "Session 6").
+// Classes, not closures: an agent is often made per turn (bench/RESULTS.md, "Choices in src/ made for speed").
 
 /** What stays for the whole turn: the admitted tools, the deferred candidates, what is hidden. */
 class TurnTools {

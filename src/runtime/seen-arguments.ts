@@ -4,10 +4,9 @@ const MAX_LISTED = 16;
 /**
  * The dedup guard's record of one batch: which arguments (`argsKey`) each tool was called with.
  * A batch holds a few calls, so the record is one array of (tool name, arguments) pairs, searched
- * in order, until it holds `MAX_LISTED` calls: a Map of Sets cost two collections per batch and a
- * hash of each new key, some 1,500 instructions per batch of three calls (bench/RESULTS.md,
- * "Session 12"). `PrepContext.seen` shows the record as that Map of Sets; from then on the record
- * is that Map, which a step may change.
+ * in order, until it holds `MAX_LISTED` calls; for so few, a Map of Sets costs more
+ * (bench/RESULTS.md, "Choices in src/ made for speed"). `PrepContext.seen` shows the record as a
+ * Map of Sets; from then on the record is that Map, which a step may change.
  *
  * @example
  * ```ts

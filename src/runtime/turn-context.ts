@@ -64,9 +64,7 @@ function newTurn(resolved: ResolvedAgentExecution, input: TurnInput, ingress: Tu
  */
 export function turnIngress(resolved: { readonly name: string; readonly ids: () => string }, input: Pick<TurnInput, 'ingress'>): TurnIngress {
   const ingress = input.ingress;
-  // literals, not `{ ...ingress, turnId, agentAlias }`: on Node 20 a field added after a spread
-  // of the caller's object takes V8's slow path and a new object layout every turn, which every
-  // inline cache reading the ingress then misses (bench/RESULTS.md, "Object spread", "Session 18")
+  // literals, not `{ ...ingress, turnId, agentAlias }` (bench/RESULTS.md, "Choices in src/ made for speed")
   if (ingress === undefined) return { channel: 'cli', turnId: resolved.ids(), agentAlias: resolved.name };
   const out: { -readonly [K in keyof TurnIngress]: TurnIngress[K] } = {
     channel: ingress.channel,
@@ -78,7 +76,7 @@ export function turnIngress(resolved: { readonly name: string; readonly ids: () 
   return out;
 }
 
-/** A class, so every turn's context has one shape (bench/RESULTS.md, "Classes for long-lived records"). */
+/** A class, so all turn contexts have the same fields (bench/RESULTS.md, "Choices in src/ made for speed"). */
 class RunningTurn implements TurnContext {
   readonly turnId: string;
   readonly conversationId?: string;

@@ -7,7 +7,7 @@ const floors = [
   ['core'], // the vocabulary: types and constants
   ['tool', 'results'], // defineTool; scrubbing, truncation, receipts, loop detection
   ['provider', 'registry', 'approval', 'mcp', 'observe'], // the leaves
-  ['runtime'], // what the stages share at run time: the resolved agent, the turn's services
+  ['runtime'], // the turn's context (the resolved agent, the turn's and iteration's state) and its cancellation
   ['request', 'prep', 'execute'], // the stages
   ['loop'], // iterate, runToolLoop, the turn snapshot
   ['agent'], // createAgent

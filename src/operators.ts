@@ -7,7 +7,7 @@ export { iterationContext } from './runtime/iteration-context.js';
 export { startSnapshot, nextSnapshot, EMPTY_LOOP_WINDOW } from './loop/turn-snapshot.js';
 export { effectiveTools } from './runtime/effective-tools.js';
 export { fromAbortSignal } from './runtime/from-abort-signal.js';
-export { continueWith } from './runtime/continue-with.js';
+export { continueWith } from './core/continue-with.js';
 export { turnCancellation } from './runtime/turn-cancellation.js';
 
 // --- request

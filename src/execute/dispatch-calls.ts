@@ -1,7 +1,7 @@
 import { concatMap, from, mergeMap, NEVER, type Observable, type OperatorFunction, takeUntil } from 'rxjs';
 import type { ParsedCall, PreparedCall, SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
-import { continueWith } from '../runtime/continue-with.js';
+import { continueWith } from '../core/continue-with.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { closeUnfinished } from './close-unfinished.js';
 import { collectBatch } from './collect-batch.js';

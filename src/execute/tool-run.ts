@@ -5,7 +5,7 @@ import type { SlotOutcome, TurnEvent } from '../core/events.js';
 import type { Ingress } from '../core/ingress.js';
 import type { ToolContext, ToolResult } from '../core/tool.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
-import { reportLater } from '../runtime/report-later.js';
+import { reportLater } from './report-later.js';
 import { switchModel } from '../runtime/switch-model.js';
 import { runAfterToolCallHooks } from './after-tool-call-hooks.js';
 import { errorMessage, errorTypeOf, normalizeResult } from './normalize-result.js';

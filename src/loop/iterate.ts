@@ -13,7 +13,7 @@ import { callProvider, type ModelResponse } from '../request/call-provider.js';
 import { parseResponse, type ParsedResponse } from '../request/parse-response.js';
 import { appendReceipts } from '../results/append-receipts.js';
 import { LoopDetector } from '../results/loop-detector.js';
-import { continueWith } from '../runtime/continue-with.js';
+import { continueWith } from '../core/continue-with.js';
 import { iterationContext } from '../runtime/iteration-context.js';
 import { createPrepContext } from '../runtime/prep-context.js';
 import type { IterationContext, PrepContext, TurnContext } from '../runtime/resolved-execution.js';

@@ -4,7 +4,7 @@ import { buildRequest } from '../request/build-request.js';
 import { callProvider, type ModelResponse } from '../request/call-provider.js';
 import type { TurnEvent } from '../core/events.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
-import { continueWith } from '../runtime/continue-with.js';
+import { continueWith } from '../core/continue-with.js';
 import { iterationContext } from '../runtime/iteration-context.js';
 import type { TurnContext } from '../runtime/resolved-execution.js';
 import { doneStep, type IterationStep } from './iteration-step.js';

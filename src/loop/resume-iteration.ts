@@ -5,7 +5,7 @@ import type { TurnEvent } from '../core/events.js';
 import type { SlotState } from '../core/turn-snapshot.js';
 import { approvalGate, resumeApproval } from '../prep/approval-gate.js';
 import { continuePreparation, prepareCalls } from '../prep/prepare-calls.js';
-import { continueWith } from '../runtime/continue-with.js';
+import { continueWith } from '../core/continue-with.js';
 import { iterationContext } from '../runtime/iteration-context.js';
 import { createPrepContext, recordArguments } from '../runtime/prep-context.js';
 import type { PrepContext, TurnContext } from '../runtime/resolved-execution.js';

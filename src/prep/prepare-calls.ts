@@ -1,7 +1,7 @@
 import { concatMap, defer, from, isObservable, type Observable, type ObservableInput, of, type OperatorFunction, takeWhile } from 'rxjs';
 import type { ParsedCall, PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
-import { continueWith } from '../runtime/continue-with.js';
+import { continueWith } from '../core/continue-with.js';
 import { createPrepContext, isImmediate } from '../runtime/prep-context.js';
 import { mayPark, readableSteps } from './build-prep-steps.js';
 import type { IterationContext, PrepContext, PrepStep } from '../runtime/resolved-execution.js';

@@ -10,6 +10,7 @@ import { measureServer, serverTables } from './server.js';
 import { serverFloor, serverOurs, serverVercel } from './server-systems.js';
 import { measureStreaming } from './streaming.js';
 import { floor } from './systems/floor.js';
+import { floorRxjs } from './systems/floor-rxjs.js';
 import { openaiAgents } from './systems/openai-agents.js';
 import { loadOurs, ours } from './systems/ours.js';
 import { vercelAi } from './systems/vercel-ai.js';
@@ -63,12 +64,13 @@ out.push(peersLine());
 out.push('');
 out.push('Systems:');
 for (const s of systems) out.push(`- **${s.name}**: ${s.note}`);
+if (only.has('post-gc') && keep(floorRxjs)) out.push(`- **${floorRxjs.name}** (post-GC only): ${floorRxjs.note}`);
 if (!hasGc()) out.push('\n(no --expose-gc: garbage is not collected between runs and the memory section is skipped)');
 
 if (only.has('post-gc') && hasGc()) {
   log('post-GC…');
   const postGcSizes = (option('post-gc-sizes') ?? '1,10,1000').split(',').map(Number);
-  const r = await measurePostGc([capped, main, floor, vercelAi].filter(keep), {
+  const r = await measurePostGc([capped, main, floor, floorRxjs, vercelAi].filter(keep), {
     sizes: postGcSizes,
     runs: quick ? 9 : 41,
     settle: !process.argv.includes('--post-gc-at-once'),

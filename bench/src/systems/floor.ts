@@ -50,7 +50,7 @@ export const floor: System = {
   },
 };
 
-async function runCall(call: ScriptedCall): Promise<string> {
+export async function runCall(call: ScriptedCall): Promise<string> {
   const parsed = argsSchema.safeParse(JSON.parse(call.arguments));
   if (!parsed.success) return `Error: ${parsed.error.message}`;
   try {

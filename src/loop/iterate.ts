@@ -7,7 +7,7 @@ import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { PreparedCall } from '../core/calls.js';
 import { collectBatch } from '../execute/collect-batch.js';
 import { dispatchInSlotOrder } from '../execute/dispatch-calls.js';
-import { prepareCalls } from '../prep/prepare-calls.js';
+import { prepareBatch } from '../prep/prepare-calls.js';
 import { buildRequest } from '../request/build-request.js';
 import { callProvider, type ModelResponse } from '../request/call-provider.js';
 import { parseResponse, type ParsedResponse } from '../request/parse-response.js';
@@ -85,8 +85,8 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
   if (parsed.calls.length === 0) return answered(it, response, parsed, usage);
   const ctx = createPrepContext(it);
   const round: Round = { text: response.text, fromText: parsed.fromText, calls: parsed.calls };
-  // concatMap over the calls, in slot order; events (approvals) on the way
-  return playRound(it, round, from(parsed.calls).pipe(prepareCalls(it, it.resolved.prepSteps, ctx)), ctx, usage);
+  // in slot order, one call at a time; events (approvals) on the way
+  return playRound(it, round, prepareBatch(it, parsed.calls, it.resolved.prepSteps, ctx), ctx, usage);
 }
 
 /**
@@ -98,7 +98,7 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
  *
  * @example
  * ```ts
- * playRound(it, round, from(round.calls).pipe(prepareCalls(it, steps, ctx)), ctx, usage);
+ * playRound(it, round, prepareBatch(it, round.calls, steps, ctx), ctx, usage);
  * ```
  */
 export function playRound(

@@ -1,4 +1,4 @@
-import { concatMap, defer, from, isObservable, type Observable, type ObservableInput, of, type OperatorFunction, takeWhile } from 'rxjs';
+import { concat, concatMap, defer, from, isObservable, type Observable, type ObservableInput, of, type OperatorFunction, takeWhile } from 'rxjs';
 import type { ParsedCall, PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { continueWith } from '../core/continue-with.js';
@@ -70,6 +70,45 @@ export function prepareCalls(
   };
   // without a batch's context, each subscription makes its own
   return (source) => (ctx ? prepare(source, ctx) : defer(() => prepare(source, createPrepContext(iteration))));
+}
+
+/**
+ * `from(calls).pipe(prepareCalls(iteration, steps, ctx))` for a batch in hand, with the same
+ * events, calls and order: the calls whose steps all answer at once are prepared in one loop,
+ * with no Observable per call; from the first call a step waits for (a hook, a prompt), that
+ * call's steps go on and the calls after it go through `prepareCalls` (`concatMap`). A parked call
+ * is the last value; a turn cancelled meanwhile prepares no further call.
+ *
+ * ```
+ * calls:    (abc|)         b waits for a prompt
+ * result:   a-q--(ybc|)    q: approval-request, y: decision
+ * ```
+ * @example
+ * ```ts
+ * prepareBatch(it, parsed.calls, it.resolved.prepSteps, createPrepContext(it)).pipe(collectBatch(parsed.calls));
+ * ```
+ */
+export function prepareBatch(
+  iteration: IterationContext,
+  calls: readonly ParsedCall[],
+  steps: readonly PrepStep[],
+  ctx: PrepContext,
+): Observable<TurnEvent | PreparedCall> {
+  const readable = readableSteps(steps);
+  return defer(() => {
+    const ready: PreparedCall[] = [];
+    for (let k = 0; k < calls.length && !iteration.turn.cancelled(); k++) {
+      const prepared = prepareFrom(toPrepared(calls[k]), 0, readable, ctx);
+      if (isObservable(prepared)) {
+        const rest = concat(prepared, from(calls.slice(k + 1)).pipe(prepareCalls(iteration, steps, ctx)));
+        const after = ready.length > 0 ? concat(from(ready), rest) : rest;
+        return mayPark(steps) ? after.pipe(untilParked()) : after;
+      }
+      ready.push(prepared);
+      if (prepared.paused) break;
+    }
+    return from(ready);
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { concat, defer, from, ignoreElements, NEVER, type Observable, of, takeUntil, throwError } from 'rxjs';
+import { concat, defer, from, ignoreElements, isObservable, NEVER, type Observable, of, takeUntil, throwError } from 'rxjs';
 import type { ChatMessage } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
 import { NO_ITEMS } from '../core/no-items.js';
@@ -7,7 +7,7 @@ import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { PreparedCall } from '../core/calls.js';
 import { collectBatch } from '../execute/collect-batch.js';
 import { dispatchInSlotOrder } from '../execute/dispatch-calls.js';
-import { prepareBatch } from '../prep/prepare-calls.js';
+import { prepareAtOnce } from '../prep/prepare-calls.js';
 import { buildRequest } from '../request/build-request.js';
 import { callProvider, type ModelResponse } from '../request/call-provider.js';
 import { parseResponse, type ParsedResponse } from '../request/parse-response.js';
@@ -85,8 +85,9 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
   if (parsed.calls.length === 0) return answered(it, response, parsed, usage);
   const ctx = createPrepContext(it);
   const round: Round = { text: response.text, fromText: parsed.fromText, calls: parsed.calls };
-  // in slot order, one call at a time; events (approvals) on the way
-  return playRound(it, round, prepareBatch(it, parsed.calls, it.resolved.prepSteps, ctx), ctx, usage);
+  // in slot order, one call at a time; events (approvals) on the way; a batch no step waited for is in hand
+  const prepared = prepareAtOnce(it, parsed.calls, it.resolved.prepSteps, ctx);
+  return isObservable(prepared) ? playRound(it, round, prepared, ctx, usage) : playBatch(it, round, prepared, ctx, usage);
 }
 
 /**
@@ -111,20 +112,37 @@ export function playRound(
   const { cancel$ } = it.turn;
   return (cancel$ === NEVER ? prepared$ : prepared$.pipe(takeUntil(cancel$))).pipe(
     collectBatch(round.calls),
-    continueWith((batch: PreparedCall[]) =>
-      batch.some(isPaused)
-        ? parkStep(it, round, batch, ctx, usage)
-        : afterJournal(
-            it,
-            round,
-            batch,
-            ctx,
-            usage,
-            dispatchInSlotOrder(it, batch).pipe(
-              collectRound(),
-              continueWith((results: RoundResults) => afterRound(it, round, results, usage)),
-            ),
-          ),
+    continueWith((batch: PreparedCall[]) => playBatch(it, round, batch, ctx, usage)),
+  );
+}
+
+/**
+ * `playRound` for a prepared batch in hand (indexed by slot): parked at an approval, the turn
+ * ends 'paused'; otherwise the batch is dispatched, its results collected in slot order, and the
+ * round joins history.
+ *
+ * @example
+ * ```ts
+ * playBatch(it, round, batch, ctx, usage);
+ * ```
+ */
+export function playBatch(
+  it: IterationContext,
+  round: Round,
+  batch: PreparedCall[],
+  ctx: PrepContext,
+  usage: TurnSnapshot['usage'],
+): Observable<TurnEvent | IterationStep> | IterationStep {
+  if (batch.some(isPaused)) return parkStep(it, round, batch, ctx, usage);
+  return afterJournal(
+    it,
+    round,
+    batch,
+    ctx,
+    usage,
+    dispatchInSlotOrder(it, batch).pipe(
+      collectRound(),
+      continueWith((results: RoundResults) => afterRound(it, round, results, usage)),
     ),
   );
 }

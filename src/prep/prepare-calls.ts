@@ -94,21 +94,45 @@ export function prepareBatch(
   steps: readonly PrepStep[],
   ctx: PrepContext,
 ): Observable<TurnEvent | PreparedCall> {
-  const readable = readableSteps(steps);
   return defer(() => {
-    const ready: PreparedCall[] = [];
-    for (let k = 0; k < calls.length && !iteration.turn.cancelled(); k++) {
-      const prepared = prepareFrom(toPrepared(calls[k]), 0, readable, ctx);
-      if (isObservable(prepared)) {
-        const rest = concat(prepared, from(calls.slice(k + 1)).pipe(prepareCalls(iteration, steps, ctx)));
-        const after = ready.length > 0 ? concat(from(ready), rest) : rest;
-        return mayPark(steps) ? after.pipe(untilParked()) : after;
-      }
-      ready.push(prepared);
-      if (prepared.paused) break;
-    }
-    return from(ready);
+    const prepared = prepareAtOnce(iteration, calls, steps, ctx);
+    return isObservable(prepared) ? prepared : from(prepared);
   });
+}
+
+/**
+ * `prepareBatch`'s loop, run now: the batch itself (indexed by slot) when every call was prepared
+ * at once and none parked, else what `prepareBatch` emits. `iterate` hands a batch in hand
+ * straight to dispatch.
+ *
+ * @example
+ * ```ts
+ * const prepared = prepareAtOnce(it, parsed.calls, it.resolved.prepSteps, ctx);
+ * return isObservable(prepared) ? playRound(it, round, prepared, ctx, usage) : playBatch(it, round, prepared, ctx, usage);
+ * ```
+ */
+export function prepareAtOnce(
+  iteration: IterationContext,
+  calls: readonly ParsedCall[],
+  steps: readonly PrepStep[],
+  ctx: PrepContext,
+): PreparedCall[] | Observable<TurnEvent | PreparedCall> {
+  const readable = readableSteps(steps);
+  const ready: PreparedCall[] = [];
+  let indexed = true; // slot k at index k, as a batch is
+  for (let k = 0; k < calls.length; k++) {
+    if (iteration.turn.cancelled()) return from(ready);
+    const prepared = prepareFrom(toPrepared(calls[k]), 0, readable, ctx);
+    if (isObservable(prepared)) {
+      const rest = concat(prepared, from(calls.slice(k + 1)).pipe(prepareCalls(iteration, steps, ctx)));
+      const after = ready.length > 0 ? concat(from(ready), rest) : rest;
+      return mayPark(steps) ? after.pipe(untilParked()) : after;
+    }
+    ready.push(prepared);
+    if (prepared.paused) return from(ready);
+    indexed &&= prepared.slot === k;
+  }
+  return indexed ? ready : from(ready);
 }
 
 /**

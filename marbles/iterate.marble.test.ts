@@ -72,4 +72,14 @@ describe('iterate takes a turn from one snapshot to the next: events on the way,
       });
     });
   });
+
+  it('collectRound puts each result at its slot, whatever order the results finished in (results re-ordered by slot into history)', () => {
+    scheduler.run(({ cold, expectObservable }) => {
+      const result = (slot: number): SlotResult => ({ slot, id: `c${slot}`, name: 'a', args: {}, outcome: 'executed', success: true, content: `x${slot}`, output: 'x', durationMs: 0 });
+      const late = cold<TurnEvent | SlotResult>('-c-a-b|', { a: result(0), b: result(1), c: result(2) });
+      expectObservable(late.pipe(collectRound())).toBe('------(r|)', { r: { results: [result(0), result(1), result(2)], receipts: [] } });
+      const gap = cold<TurnEvent | SlotResult>('-c-a|', { a: result(0), c: result(2) });
+      expectObservable(gap.pipe(collectRound())).toBe('----(r|)', { r: { results: [result(0), result(2)], receipts: [] } });
+    });
+  });
 });

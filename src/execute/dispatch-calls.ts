@@ -8,7 +8,6 @@ import { collectBatch } from './collect-batch.js';
 import { dispatchMode } from './dispatch-mode.js';
 import { executeOne } from './execute-one.js';
 import { journaledRun } from './journaled-run.js';
-import { orderBySlot } from './order-by-slot.js';
 
 /**
  * Runs a prepared batch and emits each slot's events and result in completion order: a parallel
@@ -46,35 +45,15 @@ export function dispatchCalls(it: IterationContext, calls?: readonly ParsedCall[
  *
  * @example
  * ```ts
- * dispatchBatch(it, batch).pipe(orderBySlot());
+ * dispatchBatch(it, batch).pipe(collectRound());
  * ```
  */
 export function dispatchBatch(it: IterationContext, batch: readonly PreparedCall[]): Observable<TurnEvent | SlotResult> {
-  return dispatchIn(it, batch, dispatchMode(it.resolved.knobs, batch) === 'parallel');
-}
-
-/**
- * `dispatchBatch(it, batch).pipe(orderBySlot())`: each slot's result after the previous slot's,
- * events as they come. A sequential batch of a turn without a signal ends its slots in slot order
- * already (a cancelled one can close an unfinished slot after later slots' results): no
- * `orderBySlot` for it.
- *
- * @example
- * ```ts
- * dispatchInSlotOrder(it, batch).pipe(collectRound());
- * ```
- */
-export function dispatchInSlotOrder(it: IterationContext, batch: readonly PreparedCall[]): Observable<TurnEvent | SlotResult> {
-  const parallel = dispatchMode(it.resolved.knobs, batch) === 'parallel';
-  const dispatched = dispatchIn(it, batch, parallel);
-  return parallel || it.turn.cancel$ !== NEVER ? dispatched.pipe(orderBySlot()) : dispatched;
-}
-
-function dispatchIn(it: IterationContext, batch: readonly PreparedCall[], parallel: boolean): Observable<TurnEvent | SlotResult> {
   const { journal, cancel$ } = it.turn;
   const run = journal
     ? (call: PreparedCall): Observable<TurnEvent | SlotResult> => journaledRun(it, call, journal)
     : (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call);
+  const parallel = dispatchMode(it.resolved.knobs, batch) === 'parallel';
   const dispatched = from(batch).pipe(parallel ? mergeMap(run, it.resolved.knobs.maxParallelTools) : concatMap(run));
   // nothing can cancel a turn without a signal: each call ends with its result, none is left to close
   if (cancel$ === NEVER) return dispatched;

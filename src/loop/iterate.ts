@@ -6,7 +6,7 @@ import type { TurnEvent } from '../core/events.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { PreparedCall } from '../core/calls.js';
 import { collectBatch } from '../execute/collect-batch.js';
-import { dispatchInSlotOrder } from '../execute/dispatch-calls.js';
+import { dispatchBatch } from '../execute/dispatch-calls.js';
 import { prepareAtOnce } from '../prep/prepare-calls.js';
 import { buildRequest } from '../request/build-request.js';
 import { callProvider, type ModelResponse } from '../request/call-provider.js';
@@ -94,8 +94,7 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
  * A round's prepared calls to its next step: a pending prompt is withdrawn on cancel (unprepared
  * slots close `interrupted`); a batch parked at an approval ends the turn 'paused'; otherwise
  * the batch is dispatched — mergeMap(executeOne, cap) | concatMap(executeOne), takeUntil(cancel$)
- * — its results put back in slot order (events pass as they come; a sequential batch of a turn
- * without a signal ends its slots in that order already) and collected for history.
+ * — and its results are collected for history by slot (`collectRound`; events pass as they come).
  *
  * @example
  * ```ts
@@ -140,7 +139,7 @@ export function playBatch(
     batch,
     ctx,
     usage,
-    dispatchInSlotOrder(it, batch).pipe(
+    dispatchBatch(it, batch).pipe(
       collectRound(),
       continueWith((results: RoundResults) => afterRound(it, round, results, usage)),
     ),

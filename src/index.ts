@@ -72,4 +72,6 @@ export {
   ToolTimeoutError,
   ConfigurationError,
   SnapshotMismatchError,
+  SnapshotReplayedError,
+  SnapshotTamperedError,
 } from './core/errors.js';

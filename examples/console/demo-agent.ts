@@ -21,6 +21,8 @@ export interface ConsoleDemoOptions {
   readonly extraTools?: readonly Tool[];
   /** Where approval prompts go instead of the console's `request` (`pauseForApproval()` for a durable console). */
   readonly frontDoor?: ApprovalFrontDoor;
+  /** What parked turns are sealed with; consoles on one database need the same one (`AgentConfig.snapshotKey`). */
+  readonly snapshotKey?: string;
 }
 
 /**
@@ -48,5 +50,6 @@ export function createConsoleDemoAgent(options: ConsoleDemoOptions): Agent {
     tools: [calculator, fileRead(options.root), clock, fileWrite(options.sandbox), ...(options.extraTools ?? [])],
     approval,
     receipts: createReceiptGenerator(),
+    ...(options.snapshotKey !== undefined ? { snapshotKey: options.snapshotKey } : {}),
   });
 }

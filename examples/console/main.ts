@@ -6,7 +6,9 @@
  *
  * With `--database-url` the turns are durable in PostgreSQL: they park at the approval, and
  * every console started on the same database (on any machine) lists, shows and decides them;
- * the instance that records a turn's last decision continues it.
+ * the instance that records a turn's last decision continues it. Give every such console the
+ * same RTL_SNAPSHOT_KEY (16+ characters): a parked turn is sealed with it, and a console with
+ * another key refuses to resume it.
  *
  *   npm run console [-- --port 8787] [-- --host 127.0.0.1] [-- --database-url postgres://…]
  */
@@ -30,7 +32,9 @@ async function main(): Promise<void> {
   const databaseUrl = values['database-url'];
   const host = values.host ?? '127.0.0.1';
   const port = Number(values.port ?? 0);
-  const demo = { root, sandbox, provider: real?.provider, model: real?.model };
+  // consoles on one database resume each other's parked turns: they share RTL_SNAPSHOT_KEY
+  const snapshotKey = process.env.RTL_SNAPSHOT_KEY;
+  const demo = { root, sandbox, provider: real?.provider, model: real?.model, ...(snapshotKey ? { snapshotKey } : {}) };
   // durable: the turns park at the approval (no console request waits), in the database
   const parks = () => {
     throw new Error('A durable turn parks instead of asking.');

@@ -22,6 +22,7 @@ import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { runQuietLoop, runToolLoop } from '../loop/run-tool-loop.js';
 
 import { resumeTurn, type ResumeOptions } from '../loop/resume-turn.js';
+import { snapshotKeyOf } from '../loop/seal-snapshot.js';
 import type { Ingress } from '../core/ingress.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import { instrumentRun } from './instrument-run.js';
@@ -69,6 +70,13 @@ export interface AgentConfig {
    */
   readonly activated?: ActivatedToolSet | ActivationStore;
   readonly onModelSwitch?: (from: string, to: string) => void;
+  /**
+   * The key a parked turn's snapshot is sealed with (HMAC-SHA256; at least 16 bytes, a string is
+   * read as UTF-8). Default: a random key made once per process, so a snapshot resumes only in the
+   * process that parked it; every process of a deployment that resumes another's turns needs the
+   * same key. The key is never part of a snapshot.
+   */
+  readonly snapshotKey?: string | Uint8Array;
 }
 
 // shared by every agent configured without hooks: an agent is often made per turn
@@ -134,6 +142,7 @@ export function createAgent(config: AgentConfig): Agent {
     ids: config.ids ?? defaultIds,
     prepSteps: buildPrepSteps(config),
     onModelSwitch: config.onModelSwitch,
+    snapshotKey: snapshotKeyOf(config.snapshotKey),
   });
   // complete() keeps only the done event: with nothing else reading events (observers are told
   // of calls directly), none is made that only shows the turn

@@ -80,5 +80,25 @@ export class ConfigurationError extends ToolLoopError {
  * changed, or decisions that do not match the pending requests. Nothing runs.
  */
 export class SnapshotMismatchError extends ToolLoopError {
-  readonly code = 'snapshot_mismatch';
+  readonly code: string = 'snapshot_mismatch';
+}
+
+/**
+ * A turn snapshot whose seal does not match: it was changed after this library sealed it (or
+ * sealed with another `snapshotKey`, or never sealed). Checked before anything else; nothing runs.
+ */
+export class SnapshotTamperedError extends SnapshotMismatchError {
+  override readonly code: string = 'snapshot_tampered';
+}
+
+/** A turn snapshot that was resumed already (each sealed snapshot resumes once). Nothing runs. */
+export class SnapshotReplayedError extends SnapshotMismatchError {
+  override readonly code: string = 'snapshot_replayed';
+  readonly turnId: string;
+  readonly sequence: number;
+  constructor(turnId: string, sequence: number) {
+    super(`The snapshot of turn '${turnId}' (sequence ${sequence}) was resumed already: a snapshot resumes once.`);
+    this.turnId = turnId;
+    this.sequence = sequence;
+  }
 }

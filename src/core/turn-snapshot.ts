@@ -50,6 +50,21 @@ export interface TurnSnapshot {
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
   /** The batch in flight, when the snapshot was taken between a response and its round. */
   readonly batch?: BatchSnapshot;
+  /**
+   * Set on a snapshot the turn hands out (parked, or a journal's checkpoint): its sequence in the
+   * turn (each run of the turn seals with the next) and an HMAC-SHA256 of the rest under the
+   * agent's `snapshotKey`. A resume checks it before anything else, and resumes each sequence once.
+   */
+  readonly seal?: SnapshotSeal;
+}
+
+/** A snapshot's seal: which of the turn's snapshots it is, and the MAC that proves it unchanged. */
+export interface SnapshotSeal {
+  readonly sequence: number;
+  /** Random, one per sealed snapshot: a resume consumes it. */
+  readonly nonce: string;
+  /** HMAC-SHA256 (base64url) of the snapshot's canonical JSON with `seal.mac` left out. */
+  readonly mac: string;
 }
 
 /** What the prompt-loop guard remembers of a prompted call. */
@@ -98,6 +113,8 @@ export type SlotState =
       readonly args: Record<string, unknown>;
       /** The call's prompt-loop signature, when the guard recorded one. */
       readonly signature?: string;
+      /** SHA-256 of the name and arguments the operator was shown (`approvalDigest`): the decision binds to them. */
+      readonly digest?: string;
     }
   /** Decided by preparation without running (denied, unknown, deduplicated, …): its outcome and model-visible text. */
   | {

@@ -4,7 +4,9 @@ import type { Agent } from '../agent/create-agent.js';
 import type { TurnEvent } from '../core/events.js';
 import { turnInputWith, type TurnInput } from '../core/turn-input.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
+import { SnapshotReplayedError } from '../core/errors.js';
 import type { ResumeDecision } from '../loop/check-snapshot.js';
+import { snapshotKeyOf, verifySeal } from '../loop/seal-snapshot.js';
 import { DurableStoreError } from './durable-errors.js';
 import { persistTurn } from './persist-turn.js';
 import { storeJournal } from './store-journal.js';
@@ -93,18 +95,17 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
       if (conversationId !== null) await store.activate(conversationId, agent.resolved.activations.forScope({ conversationId }).names());
     };
     const target = { store, turnId: turn.turnId, conversationId, attempt: turn.attempt, atEnd };
-    const journal = storeJournal(store, turn.turnId, turn.attempt);
+    const journal = storeJournal(store, turn.turnId, turn.attempt, agent.resolved.snapshotKey);
     const snapshot = turn.snapshot;
     if (snapshot?.batch) {
-      return from(store.decisions(turn.turnId)).pipe(
+      return from(claimResume(turn.turnId, snapshot)).pipe(
+        switchMap(() => store.decisions(turn.turnId)),
         switchMap((all) => {
           const decisions = decisionsFor(snapshot, all);
           const decidedBy = all.find((d) => Object.hasOwn(decisions, d.requestId))?.decidedBy ?? 'resume';
-          return from(prepare(turn.input, turn.conversationId)).pipe(
-            switchMap(() => agent.resume(snapshot, { decisions, decidedBy, journal, signal })),
-            persistTurn(target),
-          );
+          return from(prepare(turn.input, turn.conversationId)).pipe(switchMap(() => agent.resume(snapshot, { decisions, decidedBy, journal, signal })));
         }),
+        persistTurn(target), // a refused snapshot fails the turn
       );
     }
     return from(prepare(turn.input, turn.conversationId)).pipe(
@@ -149,6 +150,16 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
         switchMap((claimed) => (claimed ? runClaimed(claimed, opts.signal) : EMPTY)),
       ),
   };
+
+  /**
+   * A parked snapshot resumes once across instances: its seal is checked, then its sequence
+   * claimed in the store (a journal's checkpoint, recovered after a crash, is fenced by `attempt`).
+   */
+  async function claimResume(turnId: string, snapshot: TurnSnapshot): Promise<void> {
+    if (!snapshot.batch?.slots.some((s) => s.state === 'awaiting-approval')) return;
+    const sequence = verifySeal(snapshot, agent.resolved.snapshotKey ?? snapshotKeyOf(undefined));
+    if (!(await store.claimSnapshot(turnId, sequence))) throw new SnapshotReplayedError(turnId, sequence);
+  }
 
   /** Claims the turn when there is something to do with it here. */
   async function claimFor(turn: StoredTurn, takeOver: boolean): Promise<StoredTurn | undefined> {

@@ -25,6 +25,7 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
   const activated = new Map<string, Set<string>>();
   const histories = new Map<string, ChatMessage[]>();
   const events: StoredEvent[] = [];
+  const claims = new Set<string>();
   const listeners = new Set<(change: StoreChange) => void>();
   const changed = (kind: StoreChange['kind'], turnId: string): void => {
     for (const listener of [...listeners]) queueMicrotask(() => listener({ kind, turnId }));
@@ -70,6 +71,12 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
       byRequest.set(requestId, stored);
       changed('decision', turnId);
       return { accepted: true, decision: copy(stored) };
+    },
+    async claimSnapshot(turnId, sequence) {
+      const key = `${turnId}\0${sequence}`;
+      if (claims.has(key)) return false;
+      claims.add(key);
+      return true;
     },
     async decisions(turnId) {
       return [...(decisions.get(turnId)?.values() ?? [])].map(copy);

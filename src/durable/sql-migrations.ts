@@ -43,6 +43,11 @@ export const MIGRATIONS: readonly { readonly version: number; readonly statement
     version: 2,
     statements: [`CREATE TABLE rtl_activation (conversation_id text NOT NULL, tool_name text NOT NULL, PRIMARY KEY (conversation_id, tool_name))`],
   },
+  {
+    // one claim per parked snapshot resumed (turn id, seal sequence): a replayed snapshot is refused
+    version: 3,
+    statements: [`CREATE TABLE rtl_snapshot_claim (turn_id text NOT NULL, sequence integer NOT NULL, claimed_at bigint NOT NULL, PRIMARY KEY (turn_id, sequence))`],
+  },
 ];
 
 /** An arbitrary, fixed key: instances that start together migrate one after the other. */

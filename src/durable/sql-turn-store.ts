@@ -149,6 +149,10 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
       const winner = await q<DecisionRow>('SELECT * FROM rtl_decision WHERE turn_id = $1 AND request_id = $2', [turnId, requestId]);
       return { accepted: false, winner: toDecision(winner[0]) };
     },
+    async claimSnapshot(turnId, sequence) {
+      const rows = await q('INSERT INTO rtl_snapshot_claim (turn_id, sequence, claimed_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING turn_id', [turnId, sequence, now()]);
+      return rows.length > 0;
+    },
     async decisions(turnId) {
       return (await q<DecisionRow>('SELECT * FROM rtl_decision WHERE turn_id = $1 ORDER BY decided_at, request_id', [turnId])).map(toDecision);
     },

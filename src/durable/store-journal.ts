@@ -1,5 +1,6 @@
 import type { TurnJournal } from '../core/turn-journal.js';
 import type { SlotState, TurnSnapshot } from '../core/turn-snapshot.js';
+import { sealSnapshot, snapshotKeyOf } from '../loop/seal-snapshot.js';
 import { TurnTakenOverError } from './durable-errors.js';
 import type { TurnStore } from './turn-store.js';
 
@@ -8,13 +9,14 @@ import type { TurnStore } from './turn-store.js';
  * then each slot as it starts (`running`) and finishes (`done`). Writes go one after the other
  * (each writes the newest state), fenced by the worker's `attempt`: once another worker claimed
  * the turn, every write fails with `TurnTakenOverError` and the loop stops before anything else runs.
+ * A checkpoint changed by a slot is sealed again with the agent's `snapshotKey` (same sequence).
  *
  * @example
  * ```ts
- * agent.run({ message, journal: storeJournal(store, turnId, claimed.attempt) });
+ * agent.run({ message, journal: storeJournal(store, turnId, claimed.attempt, agent.resolved.snapshotKey) });
  * ```
  */
-export function storeJournal(store: TurnStore, turnId: string, attempt: number): TurnJournal {
+export function storeJournal(store: TurnStore, turnId: string, attempt: number, snapshotKey = snapshotKeyOf(undefined)): TurnJournal {
   let checkpoint: TurnSnapshot | undefined;
   let chain: Promise<void> = Promise.resolve();
   const write = (): Promise<void> => {
@@ -29,7 +31,8 @@ export function storeJournal(store: TurnStore, turnId: string, attempt: number):
     if (!checkpoint || !batch) return chain;
     const slots = batch.slots.slice();
     slots[slot] = state(slots[slot]);
-    checkpoint = { ...checkpoint, batch: { ...batch, slots } };
+    const changed = { ...checkpoint, batch: { ...batch, slots } };
+    checkpoint = changed.seal ? sealSnapshot(changed, snapshotKey, changed.seal.sequence) : changed;
     return write();
   };
   return {

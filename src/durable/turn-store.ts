@@ -112,6 +112,11 @@ export interface TurnStore {
   /** Records a decision unless one exists for the request; the first one wins on every instance. */
   decide(decision: { turnId: string; requestId: string; decision: ResumeDecision; decidedBy: string }): Promise<DecideResult>;
   decisions(turnId: string): Promise<StoredDecision[]>;
+  /**
+   * Claims the resume of a turn's parked snapshot of `sequence` (its seal's): true once, false for
+   * every later claim on any instance, so a snapshot put back into the store never resumes twice.
+   */
+  claimSnapshot(turnId: string, sequence: number): Promise<boolean>;
   appendAudit(record: AuditRecord): Promise<void>;
   auditLog(filter?: { turnId?: string; conversationId?: string }): Promise<AuditRecord[]>;
   allow(conversationId: string, toolName: string): Promise<void>;

@@ -3,8 +3,9 @@ import type { ApprovalRequest } from '../core/approval-request.js';
 import { SnapshotMismatchError } from '../core/errors.js';
 import { TURN_SNAPSHOT_VERSION, type SlotState, type TurnSnapshot } from '../core/turn-snapshot.js';
 import type { EffectiveTools, ResolvedAgentExecution } from '../runtime/resolved-execution.js';
+import { checkSlots } from './check-slots.js';
+import { snapshotKeyOf, verifySeal } from './seal-snapshot.js';
 import { turnSnapshotSchema } from './snapshot-schema.js';
-import { toolFingerprint } from './tool-fingerprint.js';
 
 /** A decision for a parked approval, keyed by its `requestId`. */
 export type ResumeDecision = 'yes' | 'no' | 'always' | { readonly replaceWith: string };
@@ -15,6 +16,8 @@ export type ResumeDecision = 'yes' | 'no' | 'always' | { readonly replaceWith: s
  */
 export interface CheckedSnapshot {
   readonly snapshot: TurnSnapshot;
+  /** The sequence the snapshot was sealed with (a resume seals with the next). */
+  readonly sequence: number;
   readonly parked?: { readonly slot: number; readonly request: ApprovalRequest; readonly answer: ApprovalAnswer };
 }
 
@@ -23,10 +26,11 @@ const RECOVERABLE = new Set<SlotState['state']>(['ready', 'filled', 'running', '
 
 /**
  * Checks a parked snapshot (or a journal's last snapshot of a turn that crashed) before anything
- * of it runs, and fails closed with a `SnapshotMismatchError`: an unknown version or a malformed
- * snapshot, another agent's, no batch in flight, no approval waiting in a batch that is not fully
- * prepared, a decision for an id that is not pending (or none for the one that is), or a
- * prepared call whose tool this agent no longer has or whose parameter schema changed.
+ * of it runs, and fails closed with a `SnapshotMismatchError`. First its seal, under the agent's
+ * `snapshotKey` (`SnapshotTamperedError` for a snapshot changed, unsealed or sealed with another
+ * key); then an unknown version or a malformed snapshot, another agent's, no batch in flight, no
+ * approval waiting in a batch that is not fully prepared, a decision for an id that is not
+ * pending (or none for the one that is), and the slots (`checkSlots`).
  *
  * @example
  * ```ts
@@ -39,6 +43,7 @@ export function checkSnapshot(
   decisions: Readonly<Record<string, ResumeDecision>>,
   toolsOf: (snapshot: TurnSnapshot) => EffectiveTools,
 ): CheckedSnapshot {
+  const sequence = verifySeal(input, resolved.snapshotKey ?? snapshotKeyOf(undefined));
   const version = (input as { version?: unknown } | null)?.version;
   if (version !== TURN_SNAPSHOT_VERSION) {
     throw new SnapshotMismatchError(`Unknown turn snapshot version ${JSON.stringify(version)} (this library reads version ${TURN_SNAPSHOT_VERSION}).`);
@@ -64,17 +69,10 @@ export function checkSnapshot(
   if (pendingId !== undefined && !Object.hasOwn(decisions, pendingId)) {
     throw new SnapshotMismatchError(`No decision for the pending approval '${pendingId}'.`);
   }
-  const tools = toolsOf(snapshot);
-  batch.slots.forEach((state, at) => {
-    if (state.state !== 'ready' && state.state !== 'awaiting-approval' && state.state !== 'running') return;
-    const tool = tools.get(state.name);
-    const recorded = batch.toolSchemas[state.name];
-    if (!tool || tool.name !== state.name) throw new SnapshotMismatchError(`Slot ${at} calls '${state.name}', which this agent no longer has.`);
-    if (recorded !== toolFingerprint(tool)) throw new SnapshotMismatchError(`The parameters of '${state.name}' changed since the turn parked.`);
-  });
-  if (pendingId === undefined) return { snapshot };
+  checkSlots(resolved, snapshot, toolsOf(snapshot));
+  if (pendingId === undefined) return { snapshot, sequence };
   const request = (batch.slots[slot] as Extract<SlotState, { state: 'awaiting-approval' }>).request;
-  return { snapshot, parked: { slot, request, answer: toAnswer(decisions[pendingId]) } };
+  return { snapshot, sequence, parked: { slot, request, answer: toAnswer(decisions[pendingId]) } };
 }
 
 function toAnswer(decision: ResumeDecision): ApprovalAnswer {

@@ -3,6 +3,8 @@ import type { BatchSnapshot, SlotState, TurnSnapshot } from '../core/turn-snapsh
 import type { IterationContext, PrepContext } from '../runtime/resolved-execution.js';
 import type { IterationStep } from './iteration-step.js';
 import type { Round } from './round.js';
+import { scrubValue } from '../results/scrub-value.js';
+import { approvalDigest, sealFor } from './seal-snapshot.js';
 import { preparedSlotState } from './slot-state.js';
 import { toolFingerprint } from './tool-fingerprint.js';
 import { nextSnapshot } from './turn-snapshot.js';
@@ -11,7 +13,9 @@ import { nextSnapshot } from './turn-snapshot.js';
  * Parks the turn at the call that waits for an approval: the done step, reason 'paused', with a
  * snapshot whose batch holds every slot's state — the slots before it prepared (ready, or filled
  * by preparation), the waiting one as the gate left it, the ones after it not prepared yet — and
- * the request waiting. Nothing of the batch has run; the round is not in history yet.
+ * the request waiting. Nothing of the batch has run; the round is not in history yet. The
+ * snapshot is sealed (`sealFor`), the waiting slot bound to a digest of the name and arguments
+ * the operator is shown; `pending` shows those arguments scrubbed (the raw ones stay in the snapshot).
  *
  * @example
  * ```ts
@@ -33,7 +37,9 @@ export function parkStep(
     if (call.tool) toolSchemas[call.tool.name] = toolFingerprint(call.tool);
     if (slot === at) {
       const signature = ctx.promptSignatureBySlot.get(slot);
-      return { state: 'awaiting-approval', request: parked.paused!, name: call.name, args: call.args, ...(signature !== undefined ? { signature } : {}) };
+      const request = parked.paused!;
+      const digest = approvalDigest(request.toolName, request.arguments);
+      return { state: 'awaiting-approval', request, name: call.name, args: call.args, digest, ...(signature !== undefined ? { signature } : {}) };
     }
     return preparedSlotState(call, slot, ctx);
   });
@@ -45,5 +51,7 @@ export function parkStep(
     promptedInBatch: [...ctx.promptedInBatch],
     toolSchemas,
   };
-  return { kind: 'done', snapshot: nextSnapshot(it, { usage, batch: inFlight }), text: '', reason: 'paused', pending: [parked.paused!] };
+  const request = parked.paused!;
+  const shown = { ...request, arguments: scrubValue(request.arguments) };
+  return { kind: 'done', snapshot: sealFor(it, nextSnapshot(it, { usage, batch: inFlight })), text: '', reason: 'paused', pending: [shown] };
 }

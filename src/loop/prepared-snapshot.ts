@@ -2,6 +2,7 @@ import type { PreparedCall } from '../core/calls.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { IterationContext, PrepContext } from '../runtime/resolved-execution.js';
 import type { Round } from './round.js';
+import { sealFor } from './seal-snapshot.js';
 import { preparedSlotState } from './slot-state.js';
 import { toolFingerprint } from './tool-fingerprint.js';
 import { nextSnapshot } from './turn-snapshot.js';
@@ -9,7 +10,8 @@ import { nextSnapshot } from './turn-snapshot.js';
 /**
  * The snapshot of a round prepared and about to be dispatched (what a `TurnJournal` records as
  * `prepared`): its batch holds each slot `ready` or `filled`, and the fingerprint of each tool
- * about to run, so a turn resumed after a crash fails closed when a tool changed.
+ * about to run, so a turn resumed after a crash fails closed when a tool changed. Sealed like a
+ * parked snapshot (`sealFor`).
  *
  * @example
  * ```ts
@@ -27,5 +29,5 @@ export function preparedSnapshot(
   for (const call of batch) if (call.tool && !call.filled) toolSchemas[call.tool.name] = toolFingerprint(call.tool);
   const slots = batch.map((call, slot) => preparedSlotState(call, slot, ctx));
   const { text, fromText, calls } = round;
-  return nextSnapshot(it, { usage, batch: { text, fromText, calls, slots, promptedInBatch: [...ctx.promptedInBatch], toolSchemas } });
+  return sealFor(it, nextSnapshot(it, { usage, batch: { text, fromText, calls, slots, promptedInBatch: [...ctx.promptedInBatch], toolSchemas } }));
 }

@@ -5,6 +5,7 @@ import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { createTurnContext } from '../runtime/turn-context.js';
 import { checkSnapshot, type ResumeDecision } from './check-snapshot.js';
+import { consumeSnapshot } from './consume-snapshot.js';
 import { iterate } from './iterate.js';
 import { isIterationStep } from './iteration-step.js';
 import { resumeIteration } from './resume-iteration.js';
@@ -25,7 +26,8 @@ export interface ResumeOptions {
 /**
  * Continues a turn that parked at an approval (`done` with reason 'paused'), in this process or
  * another: the snapshot is checked (it fails closed with a `SnapshotMismatchError`, running
- * nothing), the parked iteration plays on with the decision, and further iterations follow as
+ * nothing: `SnapshotTamperedError` for a seal that does not match, `SnapshotReplayedError` for a
+ * parked snapshot this process resumed already), the parked iteration plays on with the decision, and further iterations follow as
  * in `runToolLoop`. The resumed turn emits the events the same turn would have emitted after
  * the answer, and reaches the same history.
  *
@@ -46,9 +48,11 @@ export function resumeTurn(resolved: ResolvedAgentExecution, snapshot: TurnSnaps
     let turn: ReturnType<typeof createTurnContext> | undefined;
     const checked = checkSnapshot(resolved, snapshot, options.decisions ?? {}, (s) => {
       const input = { message: s.scope.message, tools: s.scope.tools, signal: options.signal, conversationId: s.conversationId, ingress: s.ingress, journal: options.journal };
-      turn = createTurnContext(resolved, input, undefined, s.activated);
+      turn = createTurnContext(resolved, input, undefined, s.activated, (s.seal?.sequence ?? 0) + 1);
       return turn.tools;
     });
+    // a parked snapshot resumes once; a journal's checkpoint is claimed by the durable store
+    if (checked.parked) consumeSnapshot(checked.snapshot);
     const resumed = turn!;
     return resumeIteration(resumed, checked, options.decidedBy ?? 'resume').pipe(
       expand((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(resumed, value.snapshot) : EMPTY)),

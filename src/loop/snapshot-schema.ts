@@ -39,7 +39,14 @@ const approvalRequest = z.object({
 
 const slotState = z.discriminatedUnion('state', [
   z.object({ state: z.literal('pending') }),
-  z.object({ state: z.literal('awaiting-approval'), request: approvalRequest, name: z.string(), args, signature: z.string().optional() }),
+  z.object({
+    state: z.literal('awaiting-approval'),
+    request: approvalRequest,
+    name: z.string(),
+    args,
+    signature: z.string().optional(),
+    digest: z.string().optional(),
+  }),
   z.object({ state: z.literal('filled'), name: z.string(), args, outcome, output: z.string(), success: z.boolean() }),
   z.object({ state: z.literal('ready'), name: z.string(), args, approved: z.boolean(), prompted: z.boolean(), argsKey: z.string().optional() }),
   z.object({
@@ -121,4 +128,5 @@ export const turnSnapshotSchema = z.object({
       toolSchemas: z.record(z.string(), z.string()),
     })
     .optional(),
+  seal: z.object({ sequence: z.number().int().positive(), nonce: z.string(), mac: z.string() }).optional(),
 });

@@ -61,6 +61,8 @@ export interface ResolvedAgentExecution {
    * `execute_tool` span's context. Absent: the tool is called directly.
    */
   readonly runTool?: ToolRunner;
+  /** What the turn's snapshots are sealed with (`AgentConfig.snapshotKey`); absent: the process's own random key. */
+  readonly snapshotKey?: Uint8Array;
 }
 
 /**
@@ -92,6 +94,11 @@ export interface TurnContext {
    */
   readonly quiet?: boolean;
   readonly memory: readonly string[];
+  /**
+   * The sequence this run seals its snapshots with: 1 for a new turn, one more than the resumed
+   * snapshot's for a resumed one (absent: 1).
+   */
+  readonly sealSequence?: number;
   /** Where a durable turn records its progress (`TurnInput.journal`). */
   readonly journal?: TurnJournal;
   /** The deferred tools activated in this turn's conversation (else in this turn alone). */

@@ -26,8 +26,9 @@ export function createTurnContext(
   input: TurnInput,
   ingress: TurnIngress = turnIngress(resolved, input),
   reactivate: readonly string[] = [],
+  sealSequence = 1,
 ): TurnContext {
-  return newTurn(resolved, input, ingress, reactivate, false);
+  return newTurn(resolved, input, ingress, reactivate, false, sealSequence);
 }
 
 /**
@@ -40,16 +41,23 @@ export function createTurnContext(
  * ```
  */
 export function createQuietTurnContext(resolved: ResolvedAgentExecution, input: TurnInput): TurnContext {
-  return newTurn(resolved, input, turnIngress(resolved, input), NO_ITEMS, true);
+  return newTurn(resolved, input, turnIngress(resolved, input), NO_ITEMS, true, 1);
 }
 
-function newTurn(resolved: ResolvedAgentExecution, input: TurnInput, ingress: TurnIngress, reactivate: readonly string[], quiet: boolean): TurnContext {
+function newTurn(
+  resolved: ResolvedAgentExecution,
+  input: TurnInput,
+  ingress: TurnIngress,
+  reactivate: readonly string[],
+  quiet: boolean,
+  sealSequence: number,
+): TurnContext {
   const activated = resolved.activations.forScope({ conversationId: input.conversationId, turnId: ingress.turnId });
   for (const name of reactivate) {
     const tool = resolved.toolScope.deferred.find((t) => t.name === name);
     if (tool) activated.activate(tool);
   }
-  return new RunningTurn(resolved, input, ingress, activated, quiet);
+  return new RunningTurn(resolved, input, ingress, activated, quiet, sealSequence);
 }
 
 /**
@@ -93,6 +101,7 @@ class RunningTurn implements TurnContext {
     readonly ingress: TurnIngress,
     readonly activated: ActivatedToolSet,
     readonly quiet: boolean,
+    readonly sealSequence: number,
   ) {
     this.turnId = ingress.turnId;
     this.conversationId = input.conversationId;

@@ -82,6 +82,9 @@ export function worldModel() {
   });
 }
 
+/** The key every process of the durable suites seals and checks snapshots with (a test value, not a secret). */
+export const WORLD_SNAPSHOT_KEY = 'durable-suites-shared-snapshot-key';
+
 /** The world's agent; `frontDoor` default parks at every approval. */
 export function worldAgent(hooks: WorldHooks = {}, frontDoor: ApprovalFrontDoor = pauseForApproval()) {
   return createAgent({
@@ -92,5 +95,6 @@ export function worldAgent(hooks: WorldHooks = {}, frontDoor: ApprovalFrontDoor 
     approval: new ApprovalManager({ level: 'supervised' }, frontDoor),
     clock: { now: () => 0 }, // durations are the same in every process
     knobs: { parallelTools: true },
+    snapshotKey: WORLD_SNAPSHOT_KEY, // every process of the test deployment resumes the others' turns
   });
 }

@@ -2,6 +2,8 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  SnapshotMismatchError,
+  SnapshotTamperedError,
   ActivationStore,
   ApprovalManager,
   createAgent,
@@ -16,6 +18,7 @@ import {
   type TurnSnapshot,
 } from '../../src/index.js';
 import { fakeTool, scriptedModel } from '../../src/testing/index.js';
+import { sealSnapshot, snapshotKeyOf } from '../../src/loop/seal-snapshot.js';
 
 const remoteWrite = defineTool({ name: 'remote_write', description: 'Writes remotely', parameters: z.object({}), execute: () => 'written remotely' });
 
@@ -92,15 +95,23 @@ describe('a resumed turn keeps the allow-list of its conversation (else of itsel
     expect(asked.map((r) => r.conversationId)).toEqual(['A', 'B']);
   });
 
-  it('a snapshot whose stored request names another conversation still grants only its own', async () => {
+  it('a snapshot whose stored request names another conversation is refused, sealed again or not, and grants nothing', async () => {
     const { front } = door({});
     const { agent, approval } = agentWith(front);
     const parked = await collect(agent.run({ message: 'exec', conversationId: 'A' }));
     const forged = fromJson(parked);
     const slot = forged.batch!.slots.find((s) => s.state === 'awaiting-approval') as { request: ApprovalRequest };
     (slot as { request: ApprovalRequest }).request = { ...slot.request, conversationId: 'victim' };
-    await collect(agent.resume(forged, decisions(parked, 'always')));
+    const tampered = await collect(agent.resume(forged, decisions(parked, 'always'))).catch((err: unknown) => err);
+    expect(tampered).toBeInstanceOf(SnapshotTamperedError);
+    const resealed = sealSnapshot(forged, snapshotKeyOf(undefined), 1);
+    const refused = await collect(agent.resume(resealed, decisions(parked, 'always'))).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(SnapshotMismatchError);
+    expect((refused as Error).message).toMatch(/belongs to another turn or conversation/);
     expect(approval.allowListFor('victim').size).toBe(0);
+    expect(approval.allowListFor('A').size).toBe(0);
+    // the genuine snapshot still resumes, and its `always` lands in its own conversation
+    await collect(agent.resume(fromJson(parked), decisions(parked, 'always')));
     expect(approval.allowListFor('A').has('exec')).toBe(true);
   });
 });

@@ -18,6 +18,7 @@ import {
   type TurnSnapshot,
 } from '../../src/index.js';
 import { scriptedModel, type ScriptedStep } from '../../src/testing/index.js';
+import { sealSnapshot, snapshotKeyOf } from '../../src/loop/seal-snapshot.js';
 
 type Done = TurnEventOf<'done'>;
 
@@ -159,19 +160,29 @@ describe('a snapshot that does not match fails closed: SnapshotMismatchError, an
     ['nothing waiting', (s, id) => ({ snapshot: { ...s, batch: undefined }, decisions: { [id]: 'yes' } }), /no approval waiting/],
   ];
 
+  /** A snapshot changed and sealed again with the process's key: what only a holder of the key could make. */
+  const resealed = (changed: TurnSnapshot, original: TurnSnapshot): TurnSnapshot =>
+    changed === original ? changed : sealSnapshot(changed, snapshotKeyOf(undefined), 1);
+
   for (const [name, mutate, message] of cases) {
-    it(name, async () => {
-      const { snapshot, requestId, approval } = await parkedTurn();
-      const { snapshot: broken, decisions, world } = mutate(snapshot, requestId);
-      const ran: string[] = [];
-      const agent = agentIn({ script, ids: counter(), approval, ran, ...world });
-      const failure = await collect(agent.resume(broken as TurnSnapshot, { decisions })).catch((err: unknown) => err);
-      expect(failure).toBeInstanceOf(SnapshotMismatchError);
-      expect((failure as Error).message).toMatch(message);
-      expect(ran).toEqual([]);
-      expect((agent.resolved.provider as unknown as { requests: unknown[] }).requests).toEqual([]);
-      expect(approval.auditLog).toEqual([]);
-    });
+    for (const sealed of [false, true]) {
+      it(`${name}${sealed ? '' : ' (as changed, unsealed)'}`, async () => {
+        const { snapshot, requestId, approval } = await parkedTurn();
+        const { snapshot: changed, decisions, world } = mutate(snapshot, requestId);
+        const broken = sealed ? resealed(changed as TurnSnapshot, snapshot) : changed;
+        const ran: string[] = [];
+        const agent = agentIn({ script, ids: counter(), approval, ran, ...world });
+        const failure = await collect(agent.resume(broken as TurnSnapshot, { decisions })).catch((err: unknown) => err);
+        expect(failure).toBeInstanceOf(SnapshotMismatchError);
+        // a snapshot changed after it was sealed fails on its seal, before any other check
+        const expected = !sealed && changed !== snapshot ? /changed after it was sealed/ : message;
+        expect((failure as Error).message).toMatch(expected);
+        expect((failure as { code: string }).code).toBe(!sealed && changed !== snapshot ? 'snapshot_tampered' : 'snapshot_mismatch');
+        expect(ran).toEqual([]);
+        expect((agent.resolved.provider as unknown as { requests: unknown[] }).requests).toEqual([]);
+        expect(approval.auditLog).toEqual([]);
+      });
+    }
   }
 });
 

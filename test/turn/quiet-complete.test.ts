@@ -12,6 +12,7 @@ import {
   type ObserverEvent,
   type TurnEvent,
   type TurnInput,
+  type TurnSnapshot,
 } from '../../src/index.js';
 import { runQuietLoop } from '../../src/loop/run-tool-loop.js';
 import { scriptedModel, type ScriptedResponse } from '../../src/testing/index.js';
@@ -127,9 +128,13 @@ describe('agent.complete without a tracer or a logger: a quiet turn, the same ou
     const full = doneOf(await eventsOf(parking().run({ message: 'go' })));
     const quiet = await eventsOf(runQuietLoop(parking().resolved, { message: 'go' }));
     expect(quiet.map((e) => e.type)).toEqual(['approval-request', 'done']); // approvals still go out
-    expect(doneOf(quiet)).toEqual(full);
+    // the same snapshot but for its seal (each sealed snapshot has a nonce of its own)
+    const unsealed = (snapshot: TurnSnapshot | undefined) => ({ ...snapshot, seal: undefined });
+    expect({ ...doneOf(quiet), snapshot: unsealed(doneOf(quiet).snapshot) }).toEqual({ ...full, snapshot: unsealed(full.snapshot) });
     const outcome = await parking().complete({ message: 'go' });
-    expect(outcome).toMatchObject({ reason: 'paused', snapshot: full.snapshot, pending: full.pending });
+    expect(outcome).toMatchObject({ reason: 'paused', pending: full.pending });
+    expect(unsealed(outcome.snapshot)).toEqual(unsealed(full.snapshot));
+    expect(outcome.snapshot!.seal).toEqual({ sequence: 1, nonce: expect.any(String), mac: expect.any(String) });
     const resumed = async () => {
       const agent = parking();
       return doneOf(await eventsOf(agent.resume(JSON.parse(JSON.stringify(outcome.snapshot)), { decisions: { [outcome.pending![0].requestId]: 'yes' } })));

@@ -66,6 +66,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const db = await PGlite.create();
   const port = await freePort();
   const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 100 });
+  oneBatchAtATime(server);
   await server.start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   console.info(`durable tests: no PostgreSQL server answers at ${SERVER.host}:${SERVER.port}; backend PGlite over a socket at 127.0.0.1:${port}`);
@@ -79,6 +80,71 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       await server.stop();
       await db.close();
     },
+  };
+}
+
+/** One queued frontend message of a connection, as `@electric-sql/pglite-socket` (0.2.17) queues it. */
+interface Queued {
+  readonly handlerId: number;
+  readonly message: Uint8Array;
+  readonly onData: (data: Uint8Array) => void;
+  resolve(bytes: number): void;
+  reject(error: unknown): void;
+}
+
+/** Frontend messages of the extended protocol that leave a batch open until its Sync. */
+const EXTENDED = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
+
+/**
+ * pglite-socket runs every connection's messages on PGlite's one session, one message at a time,
+ * keeping to one connection only inside a transaction (electric-sql/pglite#1046). A pool's
+ * Parse/Bind/Execute/Sync outside one interleave with another connection's: one binds the
+ * other's unnamed statement, and gets an error or wrong rows — none, for a console replaying a
+ * turn, whose stream then waits forever. So here a connection keeps the session from a Parse to
+ * its Sync (and through a transaction, as before).
+ */
+function oneBatchAtATime(server: object): void {
+  const queue = (server as unknown as { queryQueue: Record<string, unknown> }).queryQueue as {
+    queue: Queued[];
+    processing: boolean;
+    lastHandlerId: number | null;
+    db: { isInTransaction(): boolean; runExclusive<T>(fn: () => Promise<T>): Promise<T>; execProtocolRawStream(m: Uint8Array, o: { onRawData: (d: Uint8Array) => void }): Promise<unknown> };
+    processQueue(): Promise<void>;
+    clearQueueForHandler(id: number): void;
+  };
+  // the pinned pglite-socket's queue; a release that changes it fails here, not in a hung test
+  if (!Array.isArray(queue?.queue) || typeof queue.processQueue !== 'function' || typeof queue.clearQueueForHandler !== 'function') {
+    throw new Error('@electric-sql/pglite-socket changed its query queue: review oneBatchAtATime (electric-sql/pglite#1046)');
+  }
+  let batch: number | null = null; // the connection between a Parse and its Sync
+  const clear = queue.clearQueueForHandler.bind(queue);
+  queue.clearQueueForHandler = (id) => {
+    if (batch === id) batch = null; // it went away mid-batch
+    clear(id);
+  };
+  queue.processQueue = async function (this: typeof queue) {
+    if (this.processing) return;
+    this.processing = true;
+    try {
+      while (this.queue.length > 0) {
+        const owner = batch ?? (this.db.isInTransaction() ? this.lastHandlerId : null);
+        const index = owner === null ? 0 : this.queue.findIndex((q) => q.handlerId === owner);
+        if (index === -1) break; // the owner's next message is on its way
+        const [next] = this.queue.splice(index, 1);
+        let bytes = 0;
+        try {
+          await this.db.runExclusive(() => this.db.execProtocolRawStream(next.message, { onRawData: (d) => ((bytes += d.length), next.onData(d)) }));
+        } catch (error) {
+          next.reject(error);
+          continue;
+        }
+        this.lastHandlerId = next.handlerId;
+        batch = EXTENDED.has(next.message[0]) ? next.handlerId : null; // a Sync (or a simple Query) ends it
+        next.resolve(bytes);
+      }
+    } finally {
+      this.processing = false;
+    }
   };
 }
 

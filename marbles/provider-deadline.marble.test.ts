@@ -2,7 +2,7 @@ import { catchError, map, type Observable, of, timer, toArray } from 'rxjs';
 import { z } from 'zod';
 import type { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createAgent, DEFAULT_KNOBS, defineTool, ProviderError, resolveKnobs, type ModelProvider, type ProviderEvent } from '../src/index.js';
+import { ConfigurationError, createAgent, DEFAULT_KNOBS, defineTool, ProviderError, resolveKnobs, type ModelProvider, type ProviderEvent } from '../src/index.js';
 import { buildRequest, callProvider } from '../src/operators.js';
 import { createTestScheduler } from '../src/testing/index.js';
 import { finish, text, toolCall } from './turn-harness.js';
@@ -20,10 +20,14 @@ const failure = (err: unknown) => of(err instanceof ProviderError ? `ProviderErr
 const idle = (ms: number) => `ProviderError: Provider 'quiet' sent no event for ${ms} ms (knobs.providerIdleTimeoutMs): the request was abandoned.`;
 
 describe('knobs.providerIdleTimeoutMs', () => {
-  it('defaults to 120,000 ms; 0, negative and non-finite values fall back to it', () => {
+  it('defaults to 120,000 ms; 0 and negative values fall back to it; NaN, fractions and values past the timer limit are refused', () => {
     expect(DEFAULT_KNOBS.providerIdleTimeoutMs).toBe(120_000);
-    for (const value of [undefined, 0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+    for (const value of [undefined, 0, -5]) {
       expect(resolveKnobs({ providerIdleTimeoutMs: value }).providerIdleTimeoutMs).toBe(120_000);
+    }
+    // the idle deadline is what keeps a silent stream from hanging the turn: it has no "none"
+    for (const value of [Number.NaN, 2.5, 2 ** 31, Number.POSITIVE_INFINITY]) {
+      expect(() => resolveKnobs({ providerIdleTimeoutMs: value })).toThrow(ConfigurationError);
     }
     expect(resolveKnobs({ providerIdleTimeoutMs: 2_500 }).providerIdleTimeoutMs).toBe(2_500);
   });

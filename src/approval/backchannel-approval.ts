@@ -1,5 +1,6 @@
 import { defer, of, timeout, type Observable } from 'rxjs';
 import { ConfigurationError } from '../core/errors.js';
+import { duration } from '../core/knobs.js';
 import type { ApprovalAnswer, ApprovalAnswerInput, ApprovalFrontDoor, ApprovalRequest } from './approval-port.js';
 import { answerInput, isPendingAnswer } from './answer-input.js';
 
@@ -35,8 +36,9 @@ export interface BackchannelApprovalOptions {
  */
 export function backchannelApproval(request: BackchannelRequest, options: BackchannelApprovalOptions = {}): ApprovalFrontDoor {
   if (typeof request !== 'function') throw new ConfigurationError('backchannelApproval needs a request callback.');
-  const { timeoutMs } = options;
-  if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new ConfigurationError('backchannelApproval: timeoutMs must be a positive number.');
+  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) throw new ConfigurationError('backchannelApproval: timeoutMs must be a positive number.');
+  // whole ms; past Node's timer limit (Infinity included) is no deadline, never one that fires at once
+  const timeoutMs = duration('backchannelApproval: timeoutMs', options.timeoutMs, undefined, true);
   return Object.freeze({
     name: options.name ?? 'backchannel',
     ask: (req: ApprovalRequest, signal: AbortSignal): ApprovalAnswerInput => {

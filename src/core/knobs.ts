@@ -1,3 +1,5 @@
+import { ConfigurationError } from './errors.js';
+
 /** Loop-detector settings. */
 export interface LoopDetectionKnobs {
   readonly enabled: boolean;
@@ -43,12 +45,45 @@ export const DEFAULT_KNOBS: Knobs = Object.freeze({
   providerIdleTimeoutMs: 120_000,
 });
 
-const positive = (value: number | undefined, fallback: number): number =>
-  value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
+/** Node's timer limit: a longer delay (or `Infinity`) would fire after 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+const shown = (value: unknown): string => (typeof value === 'number' ? String(value) : typeof value);
+
+/**
+ * A count knob: a whole number (`Infinity` only when `unbounded`); less than `min` falls back to
+ * the default; a fraction, NaN or a non-number is a ConfigurationError, never floored.
+ */
+function count(name: string, value: unknown, fallback: number, min: number, unbounded = false): number {
+  if (value === undefined) return fallback;
+  if (unbounded && value === Infinity) return value;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new ConfigurationError(`knobs.${name} must be a whole number${unbounded ? ' or Infinity' : ''} (got ${shown(value)}).`);
+  }
+  return value >= min ? value : fallback;
+}
+
+/**
+ * A duration knob in whole milliseconds: 0 or negative falls back to the default; past
+ * `MAX_TIMER_MS` (`Infinity` included) is no deadline (`undefined`) when `noDeadline`, else a
+ * ConfigurationError; a fraction, NaN or a non-number is a ConfigurationError.
+ */
+export function duration(name: string, value: unknown, fallback: number | undefined, noDeadline: boolean): number | undefined {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || (Number.isFinite(value) && !Number.isInteger(value))) {
+    throw new ConfigurationError(`${name} must be whole milliseconds (got ${shown(value)}).`);
+  }
+  if (value <= 0) return fallback;
+  if (value <= MAX_TIMER_MS) return value;
+  if (noDeadline) return undefined;
+  throw new ConfigurationError(`${name} must be at most ${MAX_TIMER_MS} ms (got ${value}).`);
+}
 
 /**
  * Fills defaults and repairs out-of-range values (0 or negative caps and deadlines fall back to
- * their default).
+ * their default). A count that is not a whole number, or a duration that is not whole
+ * milliseconds, is a ConfigurationError; `Infinity` is no cap (`maxParallelTools`) or no
+ * deadline (`toolTimeoutMs`, as is anything past `MAX_TIMER_MS`) and refused elsewhere.
  *
  * @example
  * ```ts
@@ -60,22 +95,19 @@ export function resolveKnobs(input: KnobsInput = {}): Knobs {
   const d = DEFAULT_KNOBS;
   // in DEFAULT_KNOBS's order, not spread from it (bench/RESULTS.md, "Choices in src/ made for speed")
   return Object.freeze({
-    maxToolIterations: positive(input.maxToolIterations, d.maxToolIterations),
+    maxToolIterations: count('maxToolIterations', input.maxToolIterations, d.maxToolIterations, 1),
     maxIterationBehavior: input.maxIterationBehavior ?? d.maxIterationBehavior,
     parallelTools: input.parallelTools ?? d.parallelTools,
-    maxParallelTools: positive(input.maxParallelTools, d.maxParallelTools),
+    maxParallelTools: count('maxParallelTools', input.maxParallelTools, d.maxParallelTools, 1, true),
     maxToolResultChars: input.maxToolResultChars !== undefined && input.maxToolResultChars >= 0 ? input.maxToolResultChars : d.maxToolResultChars,
     strictToolParsing: input.strictToolParsing ?? d.strictToolParsing,
     dedupEnabled: input.dedupEnabled ?? d.dedupEnabled,
     // the frozen defaults themselves when not given: an agent is often made per turn
     dedupExemptTools: input.dedupExemptTools === undefined ? d.dedupExemptTools : Object.freeze([...input.dedupExemptTools]),
     loopDetection: input.loopDetection === undefined ? d.loopDetection : Object.freeze({ ...d.loopDetection, ...input.loopDetection }),
-    toolTimeoutMs: input.toolTimeoutMs !== undefined && input.toolTimeoutMs > 0 ? input.toolTimeoutMs : undefined,
-    maxMalformedProtocolRetries:
-      input.maxMalformedProtocolRetries !== undefined && input.maxMalformedProtocolRetries >= 0
-        ? input.maxMalformedProtocolRetries
-        : d.maxMalformedProtocolRetries,
+    toolTimeoutMs: duration('knobs.toolTimeoutMs', input.toolTimeoutMs, undefined, true),
+    maxMalformedProtocolRetries: count('maxMalformedProtocolRetries', input.maxMalformedProtocolRetries, d.maxMalformedProtocolRetries, 0),
     appendReceiptsToAnswer: input.appendReceiptsToAnswer ?? d.appendReceiptsToAnswer,
-    providerIdleTimeoutMs: positive(input.providerIdleTimeoutMs, d.providerIdleTimeoutMs),
+    providerIdleTimeoutMs: duration('knobs.providerIdleTimeoutMs', input.providerIdleTimeoutMs, d.providerIdleTimeoutMs, false) ?? d.providerIdleTimeoutMs,
   });
 }

@@ -1,6 +1,7 @@
 import { asyncScheduler, from, isObservable, type ObservableInput, type SchedulerAction, type Subscriber, type Subscription } from 'rxjs';
 import { texts, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { ToolTimeoutError } from '../core/errors.js';
+import { MAX_TIMER_MS } from '../core/knobs.js';
 import type { SlotOutcome, TurnEvent } from '../core/events.js';
 import type { Ingress } from '../core/ingress.js';
 import type { ToolContext, ToolResult } from '../core/tool.js';
@@ -58,9 +59,14 @@ export class ToolRun implements ToolContext {
     return this.#it.turn.conversationId;
   }
 
-  /** Aborts on cancellation and on timeout; created on first use. */
+  /** Aborts on cancellation and on timeout; created on first use (or when the slot closes), so a late first read sees the abort. */
   get signal(): AbortSignal {
     return (this.#controller ??= new AbortController()).signal;
+  }
+
+  /** Closes the slot's signal: aborted from now on, even for a tool that has not read it yet. */
+  #abort(reason?: unknown): void {
+    (this.#controller ??= new AbortController()).abort(reason);
   }
 
   switchModel(model: string): void {
@@ -88,7 +94,7 @@ export class ToolRun implements ToolContext {
     else this.#awaitPromise(returned as PromiseLike<unknown>);
     // as RxJS's `timeout` operator does it: the timer starts once the source gave no value
     const timeoutMs = tool.timeoutMs ?? this.#it.resolved.knobs.toolTimeoutMs;
-    if (timeoutMs !== undefined && !this.#done) this.#timer = asyncScheduler.schedule(ToolRun.#expire, timeoutMs, this);
+    if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS && !this.#done) this.#timer = asyncScheduler.schedule(ToolRun.#expire, timeoutMs, this);
   }
 
   /** Tears the call down (the call's teardown, an `Unsubscribable`): the tool's signal aborts and its late result is ignored. */
@@ -97,7 +103,7 @@ export class ToolRun implements ToolContext {
     this.#sub?.unsubscribe();
     if (this.#done) return;
     this.#done = true;
-    this.#controller?.abort();
+    this.#abort();
   }
 
   /** A promise settles straight from its callbacks; a settlement after teardown or the deadline is ignored. */
@@ -137,7 +143,7 @@ export class ToolRun implements ToolContext {
     const tool = run.#call.tool!;
     const err = new ToolTimeoutError(tool.name, tool.timeoutMs ?? run.#it.resolved.knobs.toolTimeoutMs!);
     run.#sub?.unsubscribe();
-    run.#controller?.abort(err);
+    run.#abort(err);
     run.#fail(err);
   }
 
@@ -185,7 +191,7 @@ export class ToolRun implements ToolContext {
     if (subscriber.closed) {
       // The consumer left while the tool ran synchronously (it cancelled the turn itself): the
       // slot is closed `interrupted` downstream.
-      this.#controller?.abort();
+      this.#abort();
       return;
     }
     const it = this.#it;

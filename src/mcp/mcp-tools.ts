@@ -1,3 +1,4 @@
+import { duration, MAX_TIMER_MS } from '../core/knobs.js';
 import type { JsonSchema, Tool, ToolContext, ToolRisk, ToolSpec } from '../core/tool.js';
 import { deepFreeze } from '../tool/deep-freeze.js';
 import { jsonSchemaCheck } from './json-schema-check.js';
@@ -68,13 +69,15 @@ export async function mcpTools(client: McpClient, options: McpToolsOptions): Pro
  * ```
  */
 export function mcpTool(client: McpClient, info: McpToolInfo, options: McpToolsOptions): Tool<Record<string, unknown>> {
-  const { server, timeoutMs } = options;
+  const { server } = options;
+  // whole ms; past Node's timer limit (Infinity included) is no deadline
+  const timeoutMs = duration('mcpTools: timeoutMs', options.timeoutMs, undefined, true);
   const name = mcpToolName(server, info.name);
   assertNotBuiltIn(server, info.name, name);
   const description = info.description ?? info.title ?? info.annotations?.title ?? '';
   const parameters = inputSchema(info.inputSchema);
   const spec: ToolSpec = Object.freeze({ name, description, parameters });
-  const requestTimeout = timeoutMs !== undefined ? timeoutMs + 1_000 : undefined;
+  const requestTimeout = timeoutMs !== undefined ? Math.min(timeoutMs + 1_000, MAX_TIMER_MS) : undefined;
   const risk = mcpRisk(info, options);
   return Object.freeze({
     name,

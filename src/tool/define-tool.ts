@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../core/errors.js';
+import { duration } from '../core/knobs.js';
 import type { ArgsCheck, JsonSchema, Tool, ToolAttribution, ToolContext, ToolReturn, ToolRisk, ToolSpec } from '../core/tool.js';
 import { deepFreeze } from './deep-freeze.js';
 
@@ -46,6 +47,8 @@ export function defineTool<S extends z.ZodType>(options: DefineToolOptions<S>): 
   if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
     throw new ConfigurationError(`Tool '${name}': timeoutMs must be a positive number.`);
   }
+  // whole ms; past Node's timer limit (Infinity included) is no deadline, kept as Infinity so it overrides toolTimeoutMs
+  const timeoutMs = duration(`Tool '${name}': timeoutMs`, options.timeoutMs, undefined, true) ?? (options.timeoutMs === undefined ? undefined : Infinity);
   let schema: JsonSchema;
   try {
     const { $schema: _ignored, ...rest } = z.toJSONSchema(parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -69,7 +72,7 @@ export function defineTool<S extends z.ZodType>(options: DefineToolOptions<S>): 
     approvalMarker: options.approvalMarker ?? false,
     channelArg: options.channelArg,
     dedupExempt: options.dedupExempt ?? false,
-    timeoutMs: options.timeoutMs,
+    timeoutMs,
     idempotent: options.idempotent ?? false,
     attribution: Object.freeze(options.attribution ?? { source: 'builtin' }),
     check,

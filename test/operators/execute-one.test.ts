@@ -1,8 +1,8 @@
 import { from, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { isTurnEvent, type PreparedCall, type SlotResult, type TurnEvent } from '../../src/index.js';
+import { isTurnEvent, ToolTimeoutError, type PreparedCall, type SlotResult, type TurnEvent } from '../../src/index.js';
 import { closeUnfinished, executeOne, toPrepared } from '../../src/operators.js';
-import { fakeTool } from '../../src/testing/index.js';
+import { createTestScheduler, fakeTool } from '../../src/testing/index.js';
 import { cards, echo, eventsIn, executable, parsed, resultsIn, setup } from './helpers.js';
 
 describe('executeOne: opens the card right before the tool starts and closes it with the result', () => {
@@ -80,6 +80,20 @@ describe("executeOne: the tool's signal aborts only when it is torn down before 
     sub.unsubscribe();
     expect(tool.calls[0].signal.aborted).toBe(true);
     expect(pending.observed).toBe(false);
+  });
+
+  it('a tool that first reads its signal after its slot closed (unsubscribe or timeout) reads it aborted', () => {
+    const contexts: { signal: AbortSignal }[] = [];
+    const tool = echo('t', ((_args: unknown, ctx: { signal: AbortSignal }) => (contexts.push(ctx), new Subject<string>())) as never);
+    const { it: ctx } = setup({ tools: [tool] });
+    executeOne(ctx, executable(0, tool)).subscribe().unsubscribe();
+    expect(contexts[0].signal.aborted).toBe(true);
+    const scheduler = createTestScheduler(expect);
+    scheduler.run(() => {
+      const { it: timed } = setup({ tools: [tool], knobs: { toolTimeoutMs: 5 } });
+      executeOne(timed, executable(0, tool)).subscribe();
+    });
+    expect(contexts[1].signal.reason).toBeInstanceOf(ToolTimeoutError);
   });
 
   it('a tool that finished keeps its signal un-aborted', () => {

@@ -52,6 +52,13 @@ describe('defineTool turns the zod schema once into a frozen JSON Schema (input 
     );
   });
 
+  it('timeoutMs is whole milliseconds; past the timer limit (Infinity included) is no deadline', () => {
+    const tool = (timeoutMs: number) => defineTool({ name: 'x', description: '', parameters: z.object({}), execute: () => '', timeoutMs });
+    expect(() => tool(0.5)).toThrow(ConfigurationError);
+    expect(tool(2 ** 31 - 1).timeoutMs).toBe(2 ** 31 - 1);
+    expect([tool(2 ** 31).timeoutMs, tool(Infinity).timeoutMs]).toEqual([Infinity, Infinity]);
+  });
+
   it('defaults attribution to built-in and the flags to off', () => {
     expect(weather.attribution).toEqual({ source: 'builtin' });
     expect([weather.approvalMarker, weather.dedupExempt]).toEqual([false, false]);

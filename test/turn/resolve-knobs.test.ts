@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_KNOBS, resolveKnobs } from '../../src/index.js';
+import { ConfigurationError, DEFAULT_KNOBS, resolveKnobs } from '../../src/index.js';
 
 describe('resolveKnobs', () => {
   it('gives the defaults, with their keys in the same order, frozen', () => {
@@ -36,11 +36,26 @@ describe('resolveKnobs', () => {
   });
 
   it('repairs out-of-range values, and a knob given as undefined is its default', () => {
-    const knobs = resolveKnobs({ maxToolIterations: 0, maxParallelTools: -1, maxToolResultChars: -5, providerIdleTimeoutMs: Number.NaN, toolTimeoutMs: 0, maxMalformedProtocolRetries: -1 });
+    const knobs = resolveKnobs({ maxToolIterations: 0, maxParallelTools: -1, maxToolResultChars: -5, providerIdleTimeoutMs: 0, toolTimeoutMs: 0, maxMalformedProtocolRetries: -1 });
     expect(knobs).toEqual(DEFAULT_KNOBS);
     const unset = resolveKnobs({ parallelTools: undefined, dedupEnabled: undefined, maxIterationBehavior: undefined, strictToolParsing: undefined, appendReceiptsToAnswer: undefined });
     expect(unset).toEqual(DEFAULT_KNOBS);
-    expect(resolveKnobs({ maxParallelTools: 2.7 }).maxParallelTools).toBe(2);
+  });
+
+  it.each([
+    ['maxParallelTools', 0.5], ['maxParallelTools', 2.7], ['maxParallelTools', Number.NaN], ['maxParallelTools', '4'],
+    ['maxToolIterations', 0.5], ['maxToolIterations', Infinity], ['maxMalformedProtocolRetries', 0.5],
+    ['toolTimeoutMs', 0.5], ['toolTimeoutMs', Number.NaN], ['providerIdleTimeoutMs', Number.NaN],
+    ['providerIdleTimeoutMs', 2 ** 31], ['providerIdleTimeoutMs', Infinity],
+  ] as const)('a count that is not a whole number, or a duration that is not whole ms in the timer range, is a ConfigurationError: %s %s', (knob, value) => {
+    expect(() => resolveKnobs({ [knob]: value } as never)).toThrow(ConfigurationError);
+  });
+
+  it('Infinity is no cap for maxParallelTools, and no deadline (as is 2^31 ms or more) for toolTimeoutMs', () => {
+    expect(resolveKnobs({ maxParallelTools: Infinity }).maxParallelTools).toBe(Infinity);
+    expect(resolveKnobs({ toolTimeoutMs: Infinity }).toolTimeoutMs).toBeUndefined();
+    expect(resolveKnobs({ toolTimeoutMs: 2 ** 31 }).toolTimeoutMs).toBeUndefined();
+    expect(resolveKnobs({ toolTimeoutMs: 2 ** 31 - 1 }).toolTimeoutMs).toBe(2 ** 31 - 1);
   });
 
   it('leaves out keys that are not knobs', () => {

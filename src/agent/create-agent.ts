@@ -174,5 +174,8 @@ function toOutcome(done: TurnEvent): TurnOutcome {
   return { text, reason, history, iterations, usage, ...(reason === 'paused' ? { snapshot, pending } : {}) };
 }
 
-const isIngress = (value: unknown): value is Ingress =>
-  typeof value === 'object' && value !== null && typeof (value as { channel?: unknown }).channel === 'string';
+/** A snapshot's ingress (its `channel` optional, as on the way in). */
+const isIngress = (value: unknown): value is Ingress => {
+  const channel = typeof value === 'object' && value !== null ? (value as { channel?: unknown }).channel : null;
+  return channel === undefined || typeof channel === 'string';
+};

@@ -1,4 +1,4 @@
-import { Observable, take } from 'rxjs';
+import { defer, Observable, take } from 'rxjs';
 import type { ConversationScope } from '../core/conversation-scope.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { ApprovalAuditEntry } from './approval-audit.js';
@@ -177,17 +177,20 @@ export class ApprovalManager implements ApprovalPort {
         return;
       }
       let input: unknown;
+      let pending: boolean;
       try {
         input = this.frontDoor.ask(request, controller.signal);
+        pending = isPendingAnswer(input); // reads the answer's `then` (or `lift`/`subscribe`): a getter may throw
       } catch (err) {
         settle(null, err);
         return;
       }
-      if (!isPendingAnswer(input)) {
+      if (!pending) {
         settle(input);
         return;
       }
-      const sub = answerInput(input)
+      // deferred: `from` reads the answer again, and what it throws is the front door's failure too
+      const sub = defer(() => answerInput(input))
         .pipe(take(1))
         .subscribe({ next: (answer) => settle(answer), error: (err: unknown) => settle(null, err), complete: () => settle(null) });
       return () => {

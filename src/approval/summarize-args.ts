@@ -1,5 +1,6 @@
 import { WORD_SECRET_KEYS, wordKey } from '../results/scrub-rules.js';
 import { scrubCredentials } from '../results/scrub.js';
+import { scrubValue } from '../results/scrub-value.js';
 import { escapeUnsafe } from './escape-unsafe.js';
 
 /** Longest value kept in a summary, in characters; longer ones end with `… (N more characters)`. */
@@ -17,16 +18,18 @@ export const isSecretKey = (key: string): boolean =>
  * The argument summary an operator sees and the audit log keeps: `path` first, then
  * `key: value` joined by `, `; values cut at 80 characters plus `… (N more characters)`, so a
  * reader always knows something was left out; values of secret-like keys (at any depth) shown as
- * `[redacted]`; control characters escaped; token shapes scrubbed. `omit` leaves out keys the
- * runtime owns (the `approved` marker). Short by design, for logs and audit lines: a person
- * deciding on a call is shown `formatFullArgs` as well.
+ * `[redacted]`; control characters escaped; token shapes scrubbed, in keys as in values, at any
+ * depth (`scrubValue`, as on the `tool-call` event: an argument key can be a token). `omit`
+ * leaves out keys the runtime owns (the `approved` marker). Short by design, for logs and audit
+ * lines: a person deciding on a call is shown `formatFullArgs` as well.
  *
  * @example
  * ```ts
  * summarizeArgs({ token: 'abc', path: '/etc/hosts' }); // 'path: /etc/hosts, token: [redacted]'
  * ```
  */
-export function summarizeArgs(args: unknown, omit?: string): string {
+export function summarizeArgs(input: unknown, omit?: string): string {
+  const args = scrubValue(input); // token-shaped keys renamed '[REDACTED]' (numbered when several)
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return render(args);
   const parts: string[] = [];
   const record = args as Record<string, unknown>;

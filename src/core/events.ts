@@ -132,5 +132,8 @@ export type ObserverEvent =
       readonly result: string;
     } & ToolCallCorrelation);
 
-/** Receives observer events. An observer that throws is logged and ignored. */
+/**
+ * Receives observer events. It may be async: an observer that throws, or whose returned promise
+ * rejects, is logged (scrubbed) and ignored, once per failure.
+ */
 export type ToolObserver = (event: ObserverEvent) => void;

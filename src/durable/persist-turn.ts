@@ -1,4 +1,5 @@
 import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import { thrownMessage } from '../core/read-thrown.js';
 import type { TurnEvent } from '../core/events.js';
 import { TurnTakenOverError } from './durable-errors.js';
 import type { TurnStore } from './turn-store.js';
@@ -93,7 +94,7 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
         },
         error: (err: unknown) => {
           void flush();
-          void then(() => store.updateTurn(turnId, attempt, { status: 'failed', outcome: { reason: 'error', text: err instanceof Error ? err.message : String(err) } })).finally(() => {
+          void then(() => store.updateTurn(turnId, attempt, { status: 'failed', outcome: { reason: 'error', text: thrownMessage(err) } })).finally(() => {
             if (!failed) subscriber.error(err);
           });
         },

@@ -2,7 +2,6 @@ import type { ToolResult } from '../core/tool.js';
 import type { PreparedCall } from '../core/calls.js';
 import { hookCall } from '../runtime/hook-call.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
-import { scrubValue } from '../results/scrub-value.js';
 
 /**
  * Runs the agent's `afterToolCall` hooks for a call that executed (succeeded or failed; never
@@ -24,7 +23,7 @@ export function runAfterToolCallHooks(
   if (!hooks || hooks.length === 0) return;
   const seen = hookCall(iteration, call);
   const ignored = (err: unknown): void =>
-    resolved.logger.warn({ err: scrubValue(err), tool: call.name, toolCallId: call.id, turnId: turn.turnId }, 'afterToolCall hook failed; ignored');
+    resolved.logger.warn({ err, tool: call.name, toolCallId: call.id, turnId: turn.turnId }, 'afterToolCall hook failed; ignored');
   for (const hook of hooks) {
     try {
       const returned = hook(seen, result);

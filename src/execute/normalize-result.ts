@@ -1,3 +1,4 @@
+import { thrownMessage, thrownType } from '../core/read-thrown.js';
 import type { ToolResult } from '../core/tool.js';
 
 /**
@@ -37,21 +38,8 @@ function render(value: unknown): string {
   }
 }
 
-/** The message of anything thrown. */
-export function errorMessage(err: unknown): string {
-  try {
-    if (err instanceof Error) return err.message || err.name;
-    if (err === undefined || err === null) return String(err);
-    return typeof err === 'string' ? err : render(err);
-  } catch {
-    return 'an error that could not be read';
-  }
-}
+/** The message of anything thrown (`thrownMessage`: never throws). */
+export const errorMessage = thrownMessage;
 
-/** What a tool threw, as `error.type`: its `code` (a ToolLoopError's, e.g. `tool_timeout`), else its class name. */
-export function errorTypeOf(thrown: unknown): string {
-  const code = (thrown as { code?: unknown } | null | undefined)?.code;
-  if (typeof code === 'string' && code.length > 0) return code;
-  if (thrown instanceof Error) return thrown.constructor.name || thrown.name || 'Error';
-  return '_OTHER';
-}
+/** What a tool threw, as `error.type` (`thrownType`: never throws). */
+export const errorTypeOf = thrownType;

@@ -102,9 +102,21 @@ export function emitToolResult(it: IterationContext, result: SlotResult, shownAr
 function notify(it: IterationContext, event: ObserverEvent): void {
   for (const observer of it.resolved.observers) {
     try {
-      observer(event);
+      const returned: unknown = observer(event);
+      // only an object or a function can be a thenable: what a sync observer returns costs no promise
+      if ((typeof returned === 'object' && returned !== null) || typeof returned === 'function') settled(it, returned, event.type);
     } catch (err) {
       it.resolved.logger.warn({ err, event: event.type }, 'observer threw; ignored');
     }
   }
+}
+
+/**
+ * Waits for what an async observer returned: a rejection (or a thenable whose `then` throws,
+ * read by the Promise machinery, never here) is logged once, scrubbed by the logger, and ignored.
+ */
+function settled(it: IterationContext, returned: unknown, type: ObserverEvent['type']): void {
+  new Promise<unknown>((resolve) => resolve(returned)).then(undefined, (err: unknown) =>
+    it.resolved.logger.warn({ err, event: type }, 'observer rejected; ignored'),
+  );
 }

@@ -5,7 +5,7 @@ import { TURN_SNAPSHOT_VERSION, type SlotState, type TurnSnapshot } from '../cor
 import type { EffectiveTools, ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { checkSlots } from './check-slots.js';
 import { snapshotKeyOf, verifySeal } from './seal-snapshot.js';
-import { turnSnapshotSchema } from './snapshot-schema.js';
+import { snapshotShape } from './snapshot-schema.js';
 
 /** A decision for a parked approval, keyed by its `requestId`. */
 export type ResumeDecision = 'yes' | 'no' | 'always' | { readonly replaceWith: string };
@@ -48,9 +48,7 @@ export function checkSnapshot(
   if (version !== TURN_SNAPSHOT_VERSION) {
     throw new SnapshotMismatchError(`Unknown turn snapshot version ${JSON.stringify(version)} (this library reads version ${TURN_SNAPSHOT_VERSION}).`);
   }
-  const parsed = turnSnapshotSchema.safeParse(input);
-  if (!parsed.success) throw new SnapshotMismatchError(`Malformed turn snapshot: ${parsed.error.issues.map(describeIssue).join('; ')}.`);
-  const snapshot = parsed.data as TurnSnapshot;
+  const snapshot = snapshotShape(input);
   if (snapshot.agent !== resolved.name) {
     throw new SnapshotMismatchError(`The snapshot belongs to agent '${snapshot.agent}', not '${resolved.name}'.`);
   }
@@ -80,6 +78,3 @@ function toAnswer(decision: ResumeDecision): ApprovalAnswer {
   if (decision !== null && typeof decision === 'object' && typeof decision.replaceWith === 'string') return { replaceWith: decision.replaceWith };
   throw new SnapshotMismatchError(`A decision must be 'yes', 'no', 'always' or { replaceWith }; got ${JSON.stringify(decision)}.`);
 }
-
-const describeIssue = (issue: { readonly path: readonly PropertyKey[]; readonly message: string }): string =>
-  `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`;

@@ -6,6 +6,7 @@ import type { Round } from './round.js';
 import { scrubValue } from '../results/scrub-value.js';
 import { approvalDigest, sealFor } from './seal-snapshot.js';
 import { preparedSlotState } from './slot-state.js';
+import { snapshotShape } from './snapshot-schema.js';
 import { toolFingerprint } from './tool-fingerprint.js';
 import { nextSnapshot } from './turn-snapshot.js';
 
@@ -16,6 +17,8 @@ import { nextSnapshot } from './turn-snapshot.js';
  * the request waiting. Nothing of the batch has run; the round is not in history yet. The
  * snapshot is sealed (`sealFor`), the waiting slot bound to a digest of the name and arguments
  * the operator is shown; `pending` shows those arguments scrubbed (the raw ones stay in the snapshot).
+ * The snapshot is checked with the schema resume uses (`snapshotShape`): one that could not
+ * resume fails the turn here, with a `SnapshotMismatchError`, instead of parking.
  *
  * @example
  * ```ts
@@ -53,5 +56,8 @@ export function parkStep(
   };
   const request = parked.paused!;
   const shown = { ...request, arguments: scrubValue(request.arguments) };
-  return { kind: 'done', snapshot: sealFor(it, nextSnapshot(it, { usage, batch: inFlight })), text: '', reason: 'paused', pending: [shown] };
+  // checked as resume checks it: a turn never parks with a snapshot that cannot resume
+  const snapshot = sealFor(it, nextSnapshot(it, { usage, batch: inFlight }));
+  snapshotShape(snapshot);
+  return { kind: 'done', snapshot, text: '', reason: 'paused', pending: [shown] };
 }

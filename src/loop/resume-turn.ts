@@ -2,6 +2,7 @@ import { defer, EMPTY, expand, type Observable } from 'rxjs';
 import type { TurnEvent } from '../core/events.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
+import { abortOnUnsubscribe } from '../runtime/abort-on-unsubscribe.js';
 import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { createTurnContext } from '../runtime/turn-context.js';
 import { checkSnapshot, type ResumeDecision } from './check-snapshot.js';
@@ -44,6 +45,12 @@ export interface ResumeOptions {
  * @return The rest of the turn's events, ending with `done`.
  */
 export function resumeTurn(resolved: ResolvedAgentExecution, snapshot: TurnSnapshot | unknown, options: ResumeOptions): Observable<TurnEvent> {
+  if (resolved.observers.length === 0) return resumed(resolved, snapshot, options);
+  // as in runToolLoop: unsubscribing closes the turn as an abort does, for the observers
+  return abortOnUnsubscribe(options.signal, (signal) => resumed(resolved, snapshot, { ...options, signal }));
+}
+
+function resumed(resolved: ResolvedAgentExecution, snapshot: TurnSnapshot | unknown, options: ResumeOptions): Observable<TurnEvent> {
   return defer(() => {
     let turn: ReturnType<typeof createTurnContext> | undefined;
     const checked = checkSnapshot(resolved, snapshot, options.decisions ?? {}, (s) => {

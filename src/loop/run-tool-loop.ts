@@ -1,7 +1,8 @@
 import { defer, EMPTY, expand, filter, finalize, from, map, type Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
-import type { TurnInput } from '../core/turn-input.js';
+import { turnInputWith, type TurnInput } from '../core/turn-input.js';
 import { scrubCredentials } from '../results/scrub.js';
+import { abortOnUnsubscribe } from '../runtime/abort-on-unsubscribe.js';
 import type { ResolvedAgentExecution, TurnContext } from '../runtime/resolved-execution.js';
 import { createQuietTurnContext, createTurnContext, steer } from '../runtime/turn-context.js';
 import { iterate } from './iterate.js';
@@ -14,7 +15,9 @@ import { startSnapshot } from './turn-snapshot.js';
  * answers without tool calls, the turn is cancelled, or the iteration cap is reached; the
  * `done` step becomes the `done` event. Aborting `input.signal` closes the unfinished slots
  * (`interrupted`), appends the round, emits `done` with reason 'cancelled' and completes;
- * unsubscribing tears everything down. Hard failures error the Observable with a ToolLoopError.
+ * unsubscribing tears everything down — on an agent with observers, after closing the turn as an
+ * abort does (`abortOnUnsubscribe`), so they see every slot end. Hard failures error the
+ * Observable with a ToolLoopError.
  *
  * ```
  * provider 1: --c|             (asks for a tool)
@@ -31,7 +34,9 @@ import { startSnapshot } from './turn-snapshot.js';
  * @return The turn's events, ending with `done`.
  */
 export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput): Observable<TurnEvent> {
-  return defer(() => turnEvents(createTurnContext(resolved, input), input));
+  if (resolved.observers.length === 0) return defer(() => turnEvents(createTurnContext(resolved, input), input));
+  // observers are told of each call: unsubscribing closes the turn as an abort does (abortOnUnsubscribe)
+  return abortOnUnsubscribe(input.signal, (signal) => defer(() => turnEvents(createTurnContext(resolved, turnInputWith(input, { signal })), input)));
 }
 
 /**

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { SnapshotMismatchError } from '../core/errors.js';
+import type { TurnSnapshot } from '../core/turn-snapshot.js';
 
 const toolCallPart = z.object({
   id: z.string(),
@@ -32,7 +34,7 @@ const approvalRequest = z.object({
   toolName: z.string(),
   arguments: z.unknown(),
   argumentsSummary: z.string(),
-  channel: z.string(),
+  channel: z.string().optional(), // the turn's ingress.channel, optional there
   conversationId: z.string().optional(),
   turnId: z.string().optional(),
 });
@@ -85,8 +87,9 @@ const parsedCall = z.object({
 const count = z.number().int().nonnegative();
 
 /**
- * The shape of a `TurnSnapshot` (version 1), checked when a snapshot is loaded to resume a turn:
- * a snapshot that does not match is refused before anything runs.
+ * The shape of a `TurnSnapshot` (version 1), checked when a turn parks and when a snapshot is
+ * loaded to resume it (`snapshotShape`): a snapshot that does not match is refused before anything
+ * runs. The ingress's optional fields (`channel`, `replyTarget`) are optional here too.
  *
  * @example
  * ```ts
@@ -98,7 +101,7 @@ export const turnSnapshotSchema = z.object({
   agent: z.string(),
   turnId: z.string().min(1),
   conversationId: z.string().optional(),
-  ingress: z.looseObject({ channel: z.string(), turnId: z.string(), agentAlias: z.string() }),
+  ingress: z.looseObject({ channel: z.string().optional(), replyTarget: z.string().optional(), turnId: z.string(), agentAlias: z.string() }),
   scope: z.object({ message: z.string(), tools: z.array(z.string()).optional() }),
   history: z.array(chatMessage),
   iteration: count,
@@ -130,3 +133,22 @@ export const turnSnapshotSchema = z.object({
     .optional(),
   seal: z.object({ sequence: z.number().int().positive(), nonce: z.string(), mac: z.string() }).optional(),
 });
+
+/**
+ * A snapshot checked against `turnSnapshotSchema`, the one check that parking and resuming share
+ * (a turn parks only with a snapshot that resumes); a `SnapshotMismatchError` naming every
+ * problem otherwise.
+ *
+ * @example
+ * ```ts
+ * const snapshot = snapshotShape(JSON.parse(stored));
+ * ```
+ */
+export function snapshotShape(input: unknown): TurnSnapshot {
+  const parsed = turnSnapshotSchema.safeParse(input);
+  if (!parsed.success) throw new SnapshotMismatchError(`Malformed turn snapshot: ${parsed.error.issues.map(describeIssue).join('; ')}.`);
+  return parsed.data as TurnSnapshot;
+}
+
+const describeIssue = (issue: { readonly path: readonly PropertyKey[]; readonly message: string }): string =>
+  `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`;

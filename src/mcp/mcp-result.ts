@@ -1,3 +1,4 @@
+import { thrownMessage } from '../core/read-thrown.js';
 import type { ToolResult } from '../core/tool.js';
 import type { McpCallToolResult, McpContent } from './mcp-client.js';
 
@@ -34,7 +35,7 @@ export function mcpResultToToolResult(result: McpCallToolResult): ToolResult {
  * ```
  */
 export function mcpFailure(server: string, err: unknown): ToolResult {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = thrownMessage(err);
   // The SDK repeats the "MCP error {code}: " prefix for some errors; say it once.
   const once = message.replace(/^(MCP error -?\d+: )(?:\1)+/, '$1');
   return { success: false, output: '', error: `MCP server '${server}' failed the call: ${once}` };

@@ -1,4 +1,5 @@
 import { type MonoTypeOperatorFunction, Observable } from 'rxjs';
+import { readThrown } from '../core/read-thrown.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { scrubValue } from '../results/scrub-value.js';
 import type { TurnEvent } from '../core/events.js';
@@ -55,7 +56,7 @@ export function logTurn(logger: Logger, options: LogTurnOptions): MonoTypeOperat
         },
         error: (err: unknown) => {
           done = true;
-          safely(() => log.error({ err: scrubValue(err), code: (err as { code?: unknown } | null)?.code }, 'turn failed'));
+          safely(() => log.error({ err: scrubValue(err), code: readThrown(err, 'code') }, 'turn failed'));
           subscriber.error(err);
         },
         complete: () => subscriber.complete(),

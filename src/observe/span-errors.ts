@@ -1,4 +1,5 @@
 import { type Span, SpanStatusCode, type TimeInput } from '@opentelemetry/api';
+import { thrownType } from '../core/read-thrown.js';
 import { scrubCredentials } from '../results/scrub.js';
 import * as sc from './semconv.js';
 
@@ -52,8 +53,4 @@ export function recordScrubbedException(span: Span | undefined, type: string, me
  * errorType(new TypeError('x')); // 'TypeError'
  * ```
  */
-export function errorType(err: unknown): string {
-  const code = (err as { code?: unknown } | null | undefined)?.code;
-  if (typeof code === 'string' && code.length > 0) return code;
-  return err instanceof Error && err.name ? err.name : '_OTHER';
-}
+export const errorType: (err: unknown) => string = thrownType;

@@ -1,4 +1,5 @@
 import { context, type Attributes, type Context, type Span, SpanKind, trace, type TimeInput, type Tracer } from '@opentelemetry/api';
+import { readThrown, thrownMessage } from '../core/read-thrown.js';
 import type { TurnEvent, TurnEventOf } from '../core/events.js';
 import type { ToolRunnerCall } from '../core/tool-runner.js';
 import { scrubCredentials } from '../results/scrub.js';
@@ -137,10 +138,10 @@ export class TurnSpans {
   fail(err: unknown): void {
     if (this.ended) return;
     const type = errorType(err);
-    const message = scrubCredentials(err instanceof Error ? err.message : String(err));
-    const stack = err instanceof Error ? err.stack : undefined;
+    const message = scrubCredentials(thrownMessage(err));
+    const stack = readThrown(err, 'stack');
     for (const span of [this.chat, this.agentSpan]) {
-      recordScrubbedException(span, type, message, stack, this.now());
+      recordScrubbedException(span, type, message, typeof stack === 'string' ? stack : undefined, this.now());
       markError(span, type, message);
     }
     this.closeAll(type);

@@ -1,5 +1,6 @@
 import { Observable, type Subscriber } from 'rxjs';
 import { ProviderError } from '../core/errors.js';
+import { thrownMessage } from '../core/read-thrown.js';
 import type { OpenAIToolSpec, ToolSpec } from '../core/tool.js';
 import { withFirstFailure } from './first-failure-retries.js';
 import { toProviderError, truncatedStreamError } from './openai-error.js';
@@ -149,7 +150,14 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
   }
 
   function fail(subscriber: Subscriber<ProviderEvent>, err: unknown, phase: 'request' | 'stream'): void {
-    if (!subscriber.closed) subscriber.error(toProviderError(name, client, err, phase));
+    if (subscriber.closed) return;
+    let typed: ProviderError;
+    try {
+      typed = toProviderError(name, client, err, phase);
+    } catch {
+      typed = new ProviderError(`Provider '${name}' failed: ${thrownMessage(err)}`, { cause: err }); // a failure whose fields cannot be read
+    }
+    subscriber.error(typed);
   }
 
   const server = serverOf(client.baseURL);

@@ -1,9 +1,11 @@
 import { NEVER, Observable, type Subscriber, type Subscription, takeUntil } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
+import { isThrownError, readThrown, thrownMessage } from '../core/read-thrown.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
 import { scrubDelta } from '../results/scrub-delta.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
+import { hideMarkup } from './hide-markup.js';
 import { IdleTimer } from './idle-timer.js';
 
 /** A provider response, assembled from its stream. */
@@ -22,7 +24,8 @@ export interface ModelResponse {
  * Sends one request and assembles the streamed response: text deltas (scrubbed, as rendered
  * text; the response keeps the model's text) and usage go out as turn events while they arrive,
  * then (when the provider reported a response id or model) a `response` event, then the
- * response; a quiet turn (`TurnContext.quiet`) makes none of these events. Cancelling (the
+ * response; a quiet turn (`TurnContext.quiet`) makes none of these events. With a text-protocol
+ * provider the deltas leave its markup out (`hideMarkup`). Cancelling (the
  * turn's signal, or unsubscribing) aborts the provider's signal (none is made for a provider
  * that `ignoresSignal`) and tears its stream down; on the turn's signal the response still
  * comes, `cancelled`, with the text streamed so far. Failures become `ProviderError`, and
@@ -41,7 +44,7 @@ export interface ModelResponse {
  * @return The response's events, then the response.
  */
 export function callProvider(it: IterationContext, req: ProviderRequest): Observable<TurnEvent | ModelResponse> {
-  return new Observable((subscriber) => {
+  const response$ = new Observable<TurnEvent | ModelResponse>((subscriber) => {
     const { resolved, turn } = it;
     const request: RequestState = {
       subscriber,
@@ -73,7 +76,13 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
     // on the turn's signal the stream is cut, and the response comes `cancelled` with the text so far
     const cut$ = turn.cancel$ === NEVER ? events$ : events$.pipe(takeUntil(turn.cancel$));
     const stream: Subscription = cut$.subscribe({
-      next: (event) => onEvent(request, event),
+      next: (event) => {
+        try {
+          onEvent(request, event);
+        } catch (err) {
+          fail(request, err); // our code's throw goes to the turn, never to RxJS's global reporting
+        }
+      },
       error: (err: unknown) => fail(request, err),
       complete: () => finish(request, turn.cancelled()),
     });
@@ -94,6 +103,8 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
       stream.unsubscribe();
     };
   });
+  // text-protocol markup stays out of the text-delta events (the response keeps it, for the parser)
+  return it.resolved.provider.textProtocol !== undefined && it.turn.quiet !== true ? response$.pipe(hideMarkup()) : response$;
 }
 
 /** One request in flight: what has streamed so far, and its idle timer. */
@@ -115,6 +126,8 @@ interface RequestState {
 
 function onEvent(request: RequestState, event: ProviderEvent): void {
   request.idle?.touch();
+  const broken = contractBreach(event);
+  if (broken !== undefined) return fail(request, new ProviderError(`Provider '${request.it.resolved.provider.name}' sent ${broken}.`));
   switch (event.type) {
     case 'text-delta': {
       if (event.text.length === 0) return;
@@ -181,9 +194,25 @@ export function idleMessage(provider: string, ms: number): string {
   return `Provider '${provider}' sent no event for ${ms} ms (knobs.providerIdleTimeoutMs): the request was abandoned.`;
 }
 
+/** What is wrong with an event the provider contract does not allow (`null`, a `text-delta` without a string, an unknown type); `undefined` when it is fine. */
+function contractBreach(event: unknown): string | undefined {
+  if (typeof event !== 'object' || event === null) return `an event that is not an object (${event === null ? 'null' : typeof event})`;
+  const type = readThrown(event, 'type');
+  switch (type) {
+    case 'text-delta':
+      return typeof readThrown(event, 'text') === 'string' ? undefined : 'a text-delta event whose text is not a string';
+    case 'tool-call':
+    case 'usage':
+    case 'finish':
+      return undefined;
+    default:
+      return `an event of unknown type (${typeof type === 'string' ? `'${type}'` : typeof type})`;
+  }
+}
+
 function asProviderError(provider: string, err: unknown): ToolLoopError {
-  if (err instanceof ToolLoopError) return err;
-  const status = typeof (err as { status?: unknown })?.status === 'number' ? (err as { status: number }).status : undefined;
-  const reason = err instanceof Error ? err.message : String(err);
+  if (isThrownError(err) && err instanceof ToolLoopError) return err;
+  const status = typeof readThrown(err, 'status') === 'number' ? (readThrown(err, 'status') as number) : undefined;
+  const reason = thrownMessage(err);
   return new ProviderError(`Provider '${provider}' failed${status ? ` (HTTP ${status})` : ''}: ${reason}`, { status, cause: err });
 }

@@ -1,3 +1,4 @@
+import { isThrownError, readThrown, thrownMessage } from '../core/read-thrown.js';
 import { WORD_SECRET_KEYS, wordKey } from './scrub-rules.js';
 import { redactValue, SCRUB_MIN_LENGTH, scrubCredentials } from './scrub.js';
 
@@ -85,7 +86,15 @@ function walk(value: unknown, depth: number, key: string | undefined): unknown {
   }
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_DEPTH) return '[Truncated]';
-  if (value instanceof Error) return scrubError(value);
+  try {
+    return walkObject(value, depth);
+  } catch {
+    return '[Unreadable]'; // a revoked Proxy, a throwing getter or trap
+  }
+}
+
+function walkObject(value: object, depth: number): unknown {
+  if (isThrownError(value)) return scrubError(value);
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
@@ -122,14 +131,16 @@ function renameKeys(value: Record<string, unknown>): Record<string, unknown> {
 
 /** A copy of the error with the same prototype (class), its text scrubbed, `type` set to its class name. */
 function scrubError(err: Error): Error {
-  const code = (err as { code?: unknown }).code;
+  const code = readThrown(err, 'code');
+  const name = readThrown(err, 'name');
+  const stack = readThrown(err, 'stack');
   const copy = Object.create(Object.getPrototypeOf(err) as object) as Error;
   const own = (key: string, value: unknown, enumerable = true): void =>
     void Object.defineProperty(copy, key, { value, enumerable, writable: true, configurable: true });
-  own('type', err.name);
-  own('message', scrubCredentials(err.message));
+  own('type', name);
+  own('message', scrubCredentials(thrownMessage(err)));
   if (typeof code === 'string' || typeof code === 'number') own('code', code);
-  if (err.stack !== undefined) own('stack', scrubCredentials(err.stack));
-  own('name', err.name, false);
+  if (typeof stack === 'string') own('stack', scrubCredentials(stack));
+  own('name', name, false);
   return copy;
 }

@@ -61,7 +61,7 @@ function newTurn(
 }
 
 /**
- * The turn's ingress: the input's (default channel `cli`) with its `turnId` (else a new id) and
+ * The turn's ingress: the input's (channel `cli` when it names none) with its `turnId` (else a new id) and
  * `agentAlias` (else the agent's name). Idempotent, so telemetry can settle it before the turn
  * starts and the turn keeps the same id.
  *
@@ -75,7 +75,7 @@ export function turnIngress(resolved: { readonly name: string; readonly ids: () 
   // literals, not `{ ...ingress, turnId, agentAlias }` (bench/RESULTS.md, "Choices in src/ made for speed")
   if (ingress === undefined) return { channel: 'cli', turnId: resolved.ids(), agentAlias: resolved.name };
   const out: { -readonly [K in keyof TurnIngress]: TurnIngress[K] } = {
-    channel: ingress.channel,
+    channel: ingress.channel ?? 'cli', // an ingress without a channel comes in as a turn without one does
     turnId: ingress.turnId ?? resolved.ids(),
     agentAlias: ingress.agentAlias ?? resolved.name,
   };

@@ -7,6 +7,7 @@ import type { ScanMeter } from '../../src/provider/text-protocol/finder.js';
 import { scriptedModel } from '../../src/testing/index.js';
 import { lastValueFrom, toArray } from 'rxjs';
 import { z } from 'zod';
+import { markupDelta, markupEnd, OUTSIDE_MARKUP } from '../../src/provider/text-protocol/markup-delta.js';
 
 const known = ['alpha', 'beta', 'gamma_tool'];
 
@@ -141,12 +142,19 @@ describe('the same calls however the text is split into deltas', () => {
     };
   }
 
-  it('through a text-protocol agent: deltas pass unchanged and the calls equal those parsed from the whole text', async () => {
+  /** The whole text as its deltas show it: without the protocol's markup. */
+  const shown = (text: string): string => {
+    const step = markupDelta(OUTSIDE_MARKUP, text);
+    return step.text + markupEnd(step.state);
+  };
+
+  it('through a text-protocol agent: deltas show the text without its markup, and the calls equal those parsed from the whole text', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(response.map((r) => r.text), soup), fc.array(fc.nat(), { maxLength: 12 }), async (text, offsets) => {
         const deltas = cut(text, offsets);
         const got = await turnCalls(deltas);
-        expect(got.deltas).toEqual(deltas);
+        expect(got.deltas.join('')).toBe(shown(text));
+        expect(got.deltas.filter((d) => /<\/?(tool[_-]?calls?|think(ing)?)>/i.test(d))).toEqual([]);
         expect(got.calls).toEqual(parseTextToolCalls(text, known));
       }),
       { numRuns: 80 },

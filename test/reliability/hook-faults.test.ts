@@ -52,6 +52,20 @@ const trapEverything = () =>
     },
   );
 
+const revoked = (): object => {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+};
+const throwingGetter = (key: 'code' | 'message') => (): Error =>
+  Object.defineProperty(new Error('unreadable'), key, {
+    get(): never {
+      throw new Error(`no ${key}`);
+    },
+  });
+const unreadableCode = throwingGetter('code');
+const unreadableMessage = throwingGetter('message');
+
 const failingBeforeHooks: [string, BeforeToolCallHook][] = [
   ['throws an Error', () => { throw new Error('hook failed'); }],
   ['throws undefined', () => { throw undefined; }],
@@ -111,6 +125,10 @@ describe('an afterToolCall hook that fails is logged and ignored: results are un
     ['throws', () => { throw new Error('after failed'); }],
     ['rejects', () => Promise.reject(new Error('after rejected'))],
     ['never settles', () => new Promise<void>(() => {})],
+    ['throws a revoked Proxy', () => { throw revoked(); }],
+    ['rejects with a revoked Proxy', () => Promise.reject(revoked())],
+    ['throws an Error whose code getter throws', () => { throw unreadableCode(); }],
+    ['rejects with an Error whose message getter throws', () => Promise.reject(unreadableMessage())],
   ] as const)('a hook that %s', async (_name, hook) => {
     const { agent, model } = agentWith({ hooks: { afterToolCall: [hook] } });
     const run = await runTurn(agent);
@@ -125,6 +143,9 @@ describe('an observer that throws is ignored: results are unchanged', () => {
     ['throws on tool-call-start', (e) => { if (e.type === 'tool-call-start') throw new Error('start'); }],
     ['throws on tool-call-end', (e) => { if (e.type === 'tool-call-end') throw new Error('end'); }],
     ['throws undefined on every event', () => { throw undefined; }],
+    ['is async and rejects on every event', async () => { throw new Error('async observer'); }],
+    ['returns a thenable whose then throws', () => ({ then: () => { throw new Error('then'); } }) as never],
+    ['returns a revoked Proxy', () => revoked() as never],
   ];
   it.each(observers)('an observer that %s', async (_name, observer) => {
     const seen: string[] = [];
@@ -157,6 +178,10 @@ describe('an approval front door that fails or answers nonsense leaves the call 
     ['answers true', () => true as never],
     ['answers a replacement that is not text', () => ({ replaceWith: 5 }) as never],
     ['answers an object whose getter throws', () => ({ get replaceWith(): string { throw new Error('getter'); } }) as never],
+    ['answers an object whose then getter throws', () => ({ get then(): never { throw new Error('then getter'); } }) as never],
+    ['answers an object whose subscribe getter throws', () => ({ get subscribe(): never { throw new Error('subscribe getter'); } }) as never],
+    ['answers a revoked Proxy', () => revoked() as never],
+    ['answers a thenable whose then throws', () => ({ then: () => { throw new Error('then threw'); } }) as never],
   ];
   it.each(doors)('a front door that %s', async (_name, ask) => {
     const approval = new ApprovalManager({ autoApprove: ['*'], alwaysAsk: ['u'] }, { name: 'faulty', ask });

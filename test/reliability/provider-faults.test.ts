@@ -76,6 +76,25 @@ describe('a scripted provider that fails ends the turn with a typed ProviderErro
     expect(expectProviderError(run.error).message).toBe("Provider 'faulty' failed: undefined");
   });
 
+  it.each([
+    ['a revoked Proxy', () => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; }],
+    ['an Error whose message getter throws', () => Object.defineProperty(new Error('x'), 'message', { get(): never { throw new Error('no message'); } })],
+  ])('the stream errors with %s: still a ProviderError', async (_name, thrown) => {
+    const { provider } = failingAt(0, () => new Observable<ProviderEvent>((s) => s.error(thrown())));
+    const run = await runTurn(createAgent({ provider, model: 'm', tools: [tool()] }));
+    expect(expectProviderError(run.error).message).toMatch(/^Provider 'faulty' failed: /);
+  });
+
+  it.each([
+    ['null', null, /not an object \(null\)/],
+    ['a text-delta whose text is a number', { type: 'text-delta', text: 42 }, /text-delta event whose text is not a string/],
+    ['an event of an unknown type', { type: 'reasoning' }, /unknown type \('reasoning'\)/],
+  ])('the stream sends %s: a ProviderError that names it', async (_name, event, named) => {
+    const { provider } = failingAt(0, () => new Observable<ProviderEvent>((s) => (s.next(event as never), s.complete())));
+    const run = await runTurn(createAgent({ provider, model: 'm', tools: [tool()] }));
+    expect(expectProviderError(run.error).message).toMatch(named);
+  });
+
   it('a ProviderError the provider raises itself reaches the caller as it is', async () => {
     const own = new ProviderError('quota exhausted', { status: 429 });
     const { provider } = failingAt(0, () => new Observable<ProviderEvent>((s) => s.error(own)));

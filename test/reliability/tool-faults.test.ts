@@ -29,6 +29,17 @@ class UnreadableError extends Error {
     throw new Error('no message for you');
   }
 }
+const revoked = (): object => {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+};
+const unreadableCode = (): Error =>
+  Object.defineProperty(new Error('boom'), 'code', {
+    get(): never {
+      throw new Error('no code for you');
+    },
+  });
 const circular = () => {
   const o: Record<string, unknown> = {};
   o.self = o;
@@ -41,6 +52,10 @@ const FAULTS: [string, () => unknown, Expect][] = [
   ['throws a string', () => { throw 'boom'; }, failed('boom')],
   ['throws undefined', () => { throw undefined; }, failed('undefined')],
   ['throws an Error whose message getter throws', () => { throw new UnreadableError(); }, ['failed', false, /^Error executing f: /]],
+  ['throws a revoked Proxy', () => { throw revoked(); }, ['failed', false, /^Error executing f: /]],
+  ['rejects with a revoked Proxy', () => Promise.reject(revoked()), ['failed', false, /^Error executing f: /]],
+  ['throws an Error whose code getter throws', () => { throw unreadableCode(); }, failed('boom')],
+  ['rejects with an Error whose code getter throws', () => Promise.reject(unreadableCode()), failed('boom')],
   ['rejects with an Error', () => Promise.reject(new Error('boom')), failed('boom')],
   ['rejects with undefined', () => Promise.reject(undefined), failed('undefined')],
   ['returns an Observable that errors', () => throwError(() => new Error('boom')), failed('boom')],

@@ -13,7 +13,8 @@ export interface TextProtocolProviderOptions extends TextProtocolOptions {
  * protocol section (how to write `<tool_call>` blocks, and each tool with its schema) as a system
  * message and parses the calls out of the response text. Requests reach the inner provider
  * without `tools`, and any native tool history is rewritten as text. Text deltas pass through
- * unchanged. With `strict: true` there is no protocol section and no text is parsed as a call.
+ * unchanged here (the parser needs them whole); the loop's `text-delta` events leave the markup
+ * out (`hideMarkup`). With `strict: true` there is no protocol section and no text is parsed as a call.
  *
  * ```
  * inner:   -t--t--f|

@@ -1,3 +1,4 @@
+import { columnCipher, type ColumnCipher } from './column-cipher.js';
 import { DurableStoreError } from './durable-errors.js';
 import { migrate, type SqlDriver } from './sql-migrations.js';
 import { watchChanges, type ChangeWatcher } from './watch-changes.js';
@@ -10,6 +11,13 @@ export interface SqlStoreOptions {
   /** How often watchers poll for changes where no notification arrives (ms). Default 250. */
   readonly pollMs?: number;
   readonly now?: () => number;
+  /**
+   * Encrypts what the rows hold of conversations (a turn's input, snapshot and outcome, the
+   * conversation history, the event log) with AES-256-GCM under this key (`columnCipher`); a
+   * string or bytes of at least 16 bytes. Ids, statuses, decisions, the audit log and
+   * allow-lists stay readable. Every instance on the database needs the same key.
+   */
+  readonly encryptionKey?: string | Uint8Array;
 }
 
 interface TurnRow {
@@ -26,15 +34,15 @@ interface TurnRow {
   updated_at: string | number;
 }
 
-const toTurn = (r: TurnRow): StoredTurn => ({
+const turnOf = (r: TurnRow, cipher: ColumnCipher): StoredTurn => ({
   turnId: r.turn_id,
   agent: r.agent,
   conversationId: r.conversation_id,
   status: r.status,
-  input: r.input,
-  snapshot: r.snapshot,
+  input: cipher.open(r.input, `input:${r.turn_id}`),
+  snapshot: cipher.open(r.snapshot, `snapshot:${r.turn_id}`),
   pending: r.pending,
-  outcome: r.outcome,
+  outcome: cipher.open(r.outcome, `outcome:${r.turn_id}`),
   attempt: Number(r.attempt),
   owner: r.owner,
   updatedAt: Number(r.updated_at),
@@ -90,6 +98,10 @@ export async function openSqlTurnStore(driver: SqlDriver, options: SqlStoreOptio
 function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlStoreOptions): TurnStore {
   const now = options.now ?? Date.now;
   const q = driver.query.bind(driver);
+  const cipher = columnCipher(options.encryptionKey);
+  const toTurn = (r: TurnRow): StoredTurn => turnOf(r, cipher);
+  /** A column's JSON as stored: encrypted (with its column and owner as context) when the store has a key. */
+  const sealed = (value: unknown, context: string): string => json(value === null ? null : cipher.seal(value, context));
   return {
     backend: driver.backend,
     async createTurn({ turnId, agent, conversationId, input, status, owner }) {
@@ -99,7 +111,7 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
           `INSERT INTO rtl_turn (turn_id, agent, conversation_id, status, input, snapshot, pending, outcome, attempt, owner, updated_at)
            VALUES ($1, $2, $3, $4, $5, NULL, '[]', NULL, 1, $6, $7) ON CONFLICT (turn_id) DO NOTHING RETURNING *`,
         ),
-        [turnId, agent, conversationId ?? null, status, json(input), owner ?? null, now()],
+        [turnId, agent, conversationId ?? null, status, sealed(input, `input:${turnId}`), owner ?? null, now()],
       );
       if (rows.length === 0) throw new DurableStoreError(`A turn with id '${turnId}' exists already.`);
       return toTurn(rows[0]);
@@ -136,7 +148,7 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
            WHERE turn_id = $1 AND attempt = $2 RETURNING turn_id`,
           'w.turn_id',
         ),
-        [turnId, attempt, has('status'), patch.status ?? null, has('snapshot'), json(patch.snapshot ?? null), has('pending'), json(patch.pending ?? []), has('outcome'), json(patch.outcome ?? null), now()],
+        [turnId, attempt, has('status'), patch.status ?? null, has('snapshot'), sealed(patch.snapshot ?? null, `snapshot:${turnId}`), has('pending'), json(patch.pending ?? []), has('outcome'), sealed(patch.outcome ?? null, `outcome:${turnId}`), now()],
       );
       return rows.length > 0;
     },
@@ -182,19 +194,20 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
     async saveHistory(conversationId, history) {
       await q(
         'INSERT INTO rtl_history (conversation_id, history, updated_at) VALUES ($1, $2, $3) ON CONFLICT (conversation_id) DO UPDATE SET history = EXCLUDED.history, updated_at = EXCLUDED.updated_at',
-        [conversationId, json(history), now()],
+        [conversationId, sealed(history, `history:${conversationId}`), now()],
       );
     },
     async history(conversationId) {
-      return (await q<{ history: [] }>('SELECT history FROM rtl_history WHERE conversation_id = $1', [conversationId]))[0]?.history ?? [];
+      const stored = (await q<{ history: unknown }>('SELECT history FROM rtl_history WHERE conversation_id = $1', [conversationId]))[0]?.history;
+      return stored === undefined ? [] : cipher.open(stored, `history:${conversationId}`);
     },
     async appendEvents(turnId, events) {
       if (events.length === 0) return;
-      await q(noting('event', `INSERT INTO rtl_event (turn_id, event) SELECT $1, e FROM json_array_elements($2::json) WITH ORDINALITY AS t(e, n) ORDER BY n RETURNING turn_id`, 'w.turn_id'), [turnId, json(events)]);
+      await q(noting('event', `INSERT INTO rtl_event (turn_id, event) SELECT $1, e FROM json_array_elements($2::json) WITH ORDINALITY AS t(e, n) ORDER BY n RETURNING turn_id`, 'w.turn_id'), [turnId, json(events.map((e) => cipher.seal(e, `event:${turnId}`)))]);
     },
     async events(turnId, afterSeq = 0) {
       const rows = await q<{ seq: string; event: never }>('SELECT seq::text AS seq, event FROM rtl_event WHERE turn_id = $1 AND seq > $2 ORDER BY rtl_event.seq', [turnId, afterSeq]);
-      return rows.map((r) => ({ seq: Number(r.seq), turnId, event: r.event }));
+      return rows.map((r) => ({ seq: Number(r.seq), turnId, event: cipher.open(r.event, `event:${turnId}`) }));
     },
     watch: (listener) => watcher.add(listener),
     async close() {

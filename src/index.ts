@@ -71,6 +71,7 @@ export {
   DuplicateToolError,
   ToolTimeoutError,
   ConfigurationError,
+  TurnInputError,
   SnapshotMismatchError,
   SnapshotReplayedError,
   SnapshotTamperedError,

@@ -23,6 +23,7 @@ import { runQuietLoop, runToolLoop } from '../loop/run-tool-loop.js';
 
 import { resumeTurn, type ResumeOptions } from '../loop/resume-turn.js';
 import { snapshotKeyOf } from '../loop/seal-snapshot.js';
+import { readThrown } from '../core/read-thrown.js';
 import type { Ingress } from '../core/ingress.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import { instrumentRun } from './instrument-run.js';
@@ -160,7 +161,7 @@ export function createAgent(config: AgentConfig): Agent {
     },
     resume: (snapshot, options) =>
       defer(() => {
-        const ingress = (snapshot as { ingress?: unknown } | null)?.ingress;
+        const ingress = readThrown(snapshot, 'ingress'); // any value: resume's check refuses what is not a snapshot
         const input: TurnInput = { message: '', ...(isIngress(ingress) ? { ingress } : {}) };
         return instrumentRun(resolved, input, (r) => resumeTurn(r, snapshot, options));
       }),
@@ -176,6 +177,6 @@ function toOutcome(done: TurnEvent): TurnOutcome {
 
 /** A snapshot's ingress (its `channel` optional, as on the way in). */
 const isIngress = (value: unknown): value is Ingress => {
-  const channel = typeof value === 'object' && value !== null ? (value as { channel?: unknown }).channel : null;
+  const channel = typeof value === 'object' && value !== null ? readThrown(value, 'channel') : null;
   return channel === undefined || typeof channel === 'string';
 };

@@ -69,6 +69,11 @@ export class ToolTimeoutError extends ToolLoopError {
   }
 }
 
+/** A turn's input is not what `TurnInput` says (a message that is not text, a malformed history, …). Nothing runs. */
+export class TurnInputError extends ToolLoopError {
+  readonly code = 'turn_input_error';
+}
+
 /** The configuration given to `createAgent` or `defineTool` is invalid. */
 export class ConfigurationError extends ToolLoopError {
   readonly code = 'configuration_error';

@@ -5,6 +5,7 @@ import { scrubCredentials } from '../results/scrub.js';
 import { abortOnUnsubscribe } from '../runtime/abort-on-unsubscribe.js';
 import type { ResolvedAgentExecution, TurnContext } from '../runtime/resolved-execution.js';
 import { createQuietTurnContext, createTurnContext, steer } from '../runtime/turn-context.js';
+import { checkTurnInput } from './check-turn-input.js';
 import { iterate } from './iterate.js';
 import { isIterationStep, type IterationStep } from './iteration-step.js';
 import { startSnapshot } from './turn-snapshot.js';
@@ -34,9 +35,11 @@ import { startSnapshot } from './turn-snapshot.js';
  * @return The turn's events, ending with `done`.
  */
 export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput): Observable<TurnEvent> {
-  if (resolved.observers.length === 0) return defer(() => turnEvents(createTurnContext(resolved, input), input));
+  if (resolved.observers.length === 0) return defer(() => (checkTurnInput(input), turnEvents(createTurnContext(resolved, input), input)));
   // observers are told of each call: unsubscribing closes the turn as an abort does (abortOnUnsubscribe)
-  return abortOnUnsubscribe(input.signal, (signal) => defer(() => turnEvents(createTurnContext(resolved, turnInputWith(input, { signal })), input)));
+  return abortOnUnsubscribe(input.signal, (signal) =>
+    defer(() => (checkTurnInput(input), turnEvents(createTurnContext(resolved, turnInputWith(input, { signal })), input))),
+  );
 }
 
 /**
@@ -56,7 +59,7 @@ export function runToolLoop(resolved: ResolvedAgentExecution, input: TurnInput):
  * ```
  */
 export function runQuietLoop(resolved: ResolvedAgentExecution, input: TurnInput): Observable<TurnEvent> {
-  return defer(() => turnEvents(createQuietTurnContext(resolved, input), input));
+  return defer(() => (checkTurnInput(input), turnEvents(createQuietTurnContext(resolved, input), input)));
 }
 
 /** The turn's iterations, driven by `expand` from its first snapshot, with its steering listened to meanwhile. */

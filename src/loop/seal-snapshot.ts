@@ -72,6 +72,16 @@ export function sealFor(it: IterationContext, snapshot: TurnSnapshot): TurnSnaps
  * ```
  */
 export function verifySeal(input: unknown, key: Uint8Array): number {
+  try {
+    return checkSeal(input, key);
+  } catch (err) {
+    if (err instanceof SnapshotTamperedError) throw err;
+    // a value whose fields cannot be read (a revoked Proxy, a throwing getter or toJSON)
+    throw new SnapshotTamperedError('The snapshot could not be read: only a snapshot this library handed out can resume.');
+  }
+}
+
+function checkSeal(input: unknown, key: Uint8Array): number {
   const seal = (input as { seal?: { sequence?: unknown; nonce?: unknown; mac?: unknown } } | null)?.seal;
   const sequence = seal?.sequence;
   if (typeof input !== 'object' || input === null || typeof seal !== 'object' || seal === null) {

@@ -8,7 +8,8 @@ const toolCallPart = z.object({
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
 
-const chatMessage = z.discriminatedUnion('role', [
+/** A `ChatMessage`, as a history holds it. */
+export const chatMessage = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
   z.object({ role: z.literal('user'), content: z.string() }),
   z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(toolCallPart).optional() }),

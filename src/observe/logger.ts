@@ -25,7 +25,7 @@ export const noopLogger: Logger = Object.freeze({ debug: noop, info: noop, warn:
  * @example
  * ```ts
  * createAgent({ ..., logger: pino() }); // guarded by createAgent
- * guardedLogger(pino()).warn({ err: new Error('token=abcd1234efgh') }, 'hook failed'); // logs 'token=abcd*[REDACTED]'
+ * guardedLogger(pino()).warn({ err: new Error('token=abcd1234efgh') }, 'hook failed'); // logs 'token=[REDACTED]'
  * ```
  */
 export function guardedLogger(logger: Logger): Logger {

@@ -17,7 +17,7 @@ const CONTINUATION = /^[A-Za-z0-9_\-+/=.~]+/;
  *
  * @example
  * ```ts
- * let shown = scrubDelta('key sk-abcdefghijklmnopqrstuvwxyz0', false); // 'key sk-a*[REDACTED]', inSecret
+ * let shown = scrubDelta('key sk-abcdefghijklmnopqrstuvwxyz0', false); // 'key [REDACTED]', inSecret
  * shown = scrubDelta('123456 ok', shown.inSecret);                       // ' ok'
  * ```
  */

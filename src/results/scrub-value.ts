@@ -1,14 +1,17 @@
 import { isThrownError, readThrown, thrownMessage } from '../core/read-thrown.js';
-import { WORD_SECRET_KEYS, wordKey } from './scrub-rules.js';
-import { redactValue, SCRUB_MIN_LENGTH, scrubCredentials } from './scrub.js';
+import { SECRET_KEY_SOURCE } from './scrub-rules.js';
+import { REDACTED, scrubCredentials } from './scrub.js';
 
-/** Object keys whose string values are secrets whatever they look like. */
-const SECRET_KEY =
-  /authorization|token|api[_-]?key|passw|passphrase|secret|bearer|credential|cookie|private[_-]?key|access[_-]?key|account[_-]?key|session[_-]?id/i;
+/**
+ * Object keys whose string values are secrets whatever they look like: the keys of the keyed
+ * text rules, in any case (`Authorization`, `API_KEY`, `db_pass`, `smtpPwd`, not `compass` nor
+ * `max_tokens`).
+ */
+const SECRET_KEY = new RegExp(SECRET_KEY_SOURCE);
+const isSecretKey = (key: string): boolean => SECRET_KEY.test(key);
 
-/** `pass` and `pwd` only as a word of their own: `pass`, `db_pass`, `PWD`, `smtpPwd`, not `compass`. */
-const SHORT_SECRET_KEY = new RegExp(WORD_SECRET_KEYS.map(wordKey).join('|'));
-const isSecretKey = (key: string): boolean => SECRET_KEY.test(key) || SHORT_SECRET_KEY.test(key);
+/** Keys shorter than this are never renamed: the shortest token shape is longer (`sk-` and 16). */
+const KEY_MIN_LENGTH = 8;
 
 /** A key's facts, as bits: a secret-like key, and one `scrubCredentials` changes (token-shaped). */
 const SECRET = 1;
@@ -26,7 +29,7 @@ const MAX_KNOWN_LENGTH = 64;
 function factsOf(key: string): number {
   let facts = known.get(key);
   if (facts === undefined) {
-    facts = (isSecretKey(key) ? SECRET : 0) | (key.length >= SCRUB_MIN_LENGTH && scrubCredentials(key) !== key ? TOKEN_SHAPED : 0);
+    facts = (isSecretKey(key) ? SECRET : 0) | (key.length >= KEY_MIN_LENGTH && scrubCredentials(key) !== key ? TOKEN_SHAPED : 0);
     if (known.size < MAX_KNOWN && key.length <= MAX_KNOWN_LENGTH) known.set(key, facts);
   }
   return facts;
@@ -42,37 +45,38 @@ function factsOf(key: string): number {
  * keyKeptAsIs('sk-abcdefghijklmnopqrstuvwx'); // false: renamed '[REDACTED]'
  * ```
  */
-export const keyKeptAsIs = (key: string): boolean => key.length < SCRUB_MIN_LENGTH || (factsOf(key) & TOKEN_SHAPED) === 0;
+export const keyKeptAsIs = (key: string): boolean => key.length < KEY_MIN_LENGTH || (factsOf(key) & TOKEN_SHAPED) === 0;
 
 /**
  * True when `scrubValue` leaves the string `text` under `key` of a plain object as it is:
- * shorter than 8 characters, or neither a secret-like key's value nor anything `scrubCredentials`
- * changes.
+ * neither a secret-like key's value (other than empty or `[REDACTED]`) nor anything
+ * `scrubCredentials` changes.
  *
  * @example
  * ```ts
- * textKeptAsIs('path', 'src/index.ts');  // true
- * textKeptAsIs('password', 'hunter2!!'); // false: 'hunt*[REDACTED]'
+ * textKeptAsIs('path', 'src/index.ts'); // true
+ * textKeptAsIs('PASS', 'x');            // false: '[REDACTED]'
  * ```
  */
 export const textKeptAsIs = (key: string, text: string): boolean => !isSecretValue(key, text) && scrubCredentials(text) === text;
 
-/** A secret-like key's string value of 8+ characters: `scrubValue` keeps only its first 4 characters. */
-const isSecretValue = (key: string, text: string): boolean => text.length >= SCRUB_MIN_LENGTH && (factsOf(key) & SECRET) !== 0;
+/** A secret-like key's string value, of any length: `scrubValue` redacts it whole (idempotent: `[REDACTED]` is kept). */
+const isSecretValue = (key: string, text: string): boolean => text.length > 0 && text !== REDACTED && (factsOf(key) & SECRET) !== 0;
 
 const MAX_DEPTH = 12;
 
 /**
  * `scrubCredentials` for structured values (log objects, tool arguments): strings are scrubbed,
  * and so are object keys shaped like a token (`{ "sk-…": 1 }` → `{ "[REDACTED]": 1 }`); string
- * values of secret-like keys (8+ characters) keep their first 4 characters; errors become
+ * values of secret-like keys (any case, any length) become `[REDACTED]` whole; errors become
  * `{ type, message, code?, stack }` with scrubbed text — still of the error's class, so pino's
  * error serializer reports the class (`err.type: 'ProviderError'`, not `'Object'`). Returns the value itself when nothing
  * needed redacting, a scrubbed copy otherwise; the input is never modified.
  *
  * @example
  * ```ts
- * scrubValue({ user: 'ada', password: 'correct horse' }); // { user: 'ada', password: 'corr*[REDACTED]' }
+ * scrubValue({ user: 'ada', password: 'correct horse' }); // { user: 'ada', password: '[REDACTED]' }
+ * scrubValue({ PASS: 'x', ghp_abcdefghijklmnopqrstuvwxyz0123456789: 1 }); // { PASS: '[REDACTED]', '[REDACTED]': 1 }
  * ```
  */
 export function scrubValue<T>(value: T): T {
@@ -81,7 +85,7 @@ export function scrubValue<T>(value: T): T {
 
 function walk(value: unknown, depth: number, key: string | undefined): unknown {
   if (typeof value === 'string') {
-    if (key !== undefined && isSecretValue(key, value)) return redactValue(value);
+    if (key !== undefined && isSecretValue(key, value)) return REDACTED;
     return scrubCredentials(value);
   }
   if (typeof value !== 'object' || value === null) return value;

@@ -1,8 +1,11 @@
 import { nextRuleWord } from './rule-words.js';
 import { ANCHOR_REACH, KEYED_RULES, TOKEN_SHAPES, URL_PASSWORD_RULE } from './scrub-rules.js';
 
-/** Shorter than this, a text is never scrubbed, nor a key renamed, nor a secret key's value redacted. */
-export const SCRUB_MIN_LENGTH = 8;
+/**
+ * Shorter than this, a text holds nothing to scrub: the shortest match, `pwd=x`, has 5
+ * characters (a secret key's value is redacted whatever its length).
+ */
+export const SCRUB_MIN_LENGTH = 5;
 
 /** What a redacted value is replaced with. */
 export const REDACTED = '[REDACTED]';
@@ -28,42 +31,42 @@ const AT = new RegExp(ALL_RULES, 'y');
 
 type Groups = Partial<Record<'pem' | 'ck' | 'cv' | 'kk' | 'ke' | 'kev' | 'kq' | 'kqv' | 'ks' | 'kv' | 'bk' | 'bv' | 'up' | 'uv', string>>;
 
-/** A secret value, as rendered: its first 4 characters then `*[REDACTED]`. */
-export const redactValue = (value: string): string => `${value.slice(0, 4)}*${REDACTED}`;
-
 /**
- * What a match of `ALL_RULES` becomes: a keyed value keeps its key and its first 4 characters, a
- * URL all but its password, a token shape or a private key block nothing.
+ * What a match of `ALL_RULES` becomes: a keyed value keeps its key (and an Authorization
+ * scheme), a URL all but its password; the value, the password, a token shape or a private key
+ * block becomes `[REDACTED]` whole.
  *
  * @example
  * ```ts
- * redaction(new RegExp(ALL_RULES).exec('token=abcd1234efgh')!); // 'token=abcd*[REDACTED]'
+ * redaction(new RegExp(ALL_RULES).exec('token=abcd1234efgh')!); // 'token=[REDACTED]'
  * ```
  */
 export function redaction(found: RegExpExecArray): string {
   const match = found[0];
   const g = found.groups as Groups;
-  if (g.kev !== undefined) return `${g.kk}${g.ke}${redactValue(g.kev)}`;
-  if (g.kqv !== undefined) return `${g.kk}${g.kq}${redactValue(g.kqv)}`;
-  if (g.kv !== undefined) return `${g.kk}${g.ks}${redactValue(g.kv)}`;
-  if (g.cv !== undefined) return g.ck + redactValue(g.cv);
-  if (g.bv !== undefined) return g.bk + redactValue(g.bv);
+  if (g.kev !== undefined) return `${g.kk}${g.ke}${REDACTED}`;
+  if (g.kqv !== undefined) return `${g.kk}${g.kq}${REDACTED}`;
+  if (g.kv !== undefined) return `${g.kk}${g.ks}${REDACTED}`;
+  if (g.cv !== undefined) return g.ck + REDACTED;
+  if (g.bv !== undefined) return g.bk + REDACTED;
   if (g.uv !== undefined) return `${g.up}${REDACTED}@`;
   if (g.pem !== undefined) return `${REDACTED} private key`;
   return match.length > 0 ? REDACTED : match;
 }
 
 /**
- * Redacts credentials in text meant for people and telemetry: values of secret-like keys
- * (authorization, token, api_key, password, secret, bearer, credential, cookie, … — 8 or more
- * characters) keep their first 4 characters then `*[REDACTED]`; well-known token shapes
- * (`sk-…`, `ghp_…`, `AKIA…`, JWTs, private key blocks, …) become `[REDACTED]`; URLs keep all but
- * their password. Idempotent, linear in the text, and free for short or innocent strings.
- * Never applied to history or to receipt input.
+ * Redacts credentials in text meant for people and telemetry: values of secret-like keys in any
+ * case (authorization, token, api_key, password, pass, pwd, secret, bearer, credential, cookie,
+ * …) become `[REDACTED]` whole, whatever their length; well-known token shapes (`sk-…`, `ghp_…`,
+ * `AKIA…`, JWTs, private key blocks, …) become `[REDACTED]` wherever they stand, glued to a word
+ * or not; URLs keep all but their password. Idempotent, linear in the text, and free for short
+ * or innocent strings. Never applied to history or to receipt input.
  *
  * @example
  * ```ts
- * scrubCredentials('token=abcd1234efgh');              // 'token=abcd*[REDACTED]'
+ * scrubCredentials('PASSWORD=hunter2');                // 'PASSWORD=[REDACTED]'
+ * scrubCredentials('{"pass": "x", "user": "ada"}');    // '{"pass": "[REDACTED]", "user": "ada"}'
+ * scrubCredentials('key:xsk-proj-abcdefghijklmnop1');  // 'key:x[REDACTED]'
  * scrubCredentials('postgres://app:hunter22@db/main'); // 'postgres://app:[REDACTED]@db/main'
  * ```
  */

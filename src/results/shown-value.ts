@@ -13,7 +13,7 @@ import { keyKeptAsIs, scrubValue, textKeptAsIs } from './scrub-value.js';
  * @example
  * ```ts
  * shownValue({ path: 'a.txt', n: 2 }, 50_000);           // the same object
- * shownValue({ password: 'correct horse' }, 50_000);    // { password: 'corr*[REDACTED]' }
+ * shownValue({ password: 'correct horse' }, 50_000);    // { password: '[REDACTED]' }
  * ```
  */
 export function shownValue<T>(value: T, maxChars: number): T {

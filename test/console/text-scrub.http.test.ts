@@ -30,7 +30,9 @@ describe('the console scrubs streamed model text across deltas before sending it
   const splits = splitSecrets();
 
   it('the corpus gives enough split shapes for the test to mean something', () => {
-    expect(splits.length).toBeGreaterThanOrEqual(50);
+    // a secret key's value is redacted at any length, so a cut after `token=ab` is no longer
+    // untouched: keyed secrets mostly drop out here, the token shapes stay
+    expect(splits.length).toBeGreaterThanOrEqual(30);
     // each piece passes the loop's per-delta scrubbing untouched: joined, they are the secret
     for (const { sample, deltas } of splits) {
       expect(deltas.map(scrubCredentials).join('')).toContain(sample.secret);

@@ -40,17 +40,17 @@ describe('observer events carry every correlation field', () => {
     const events = await run({ channel: 'slack', agentAlias: 'researcher', parentAgentAlias: 'planner', turnId: 'turn-42' });
     const correlation = { channel: 'slack', agentAlias: 'researcher', parentAgentAlias: 'planner', turnId: 'turn-42' };
     expect(events).toEqual([
-      { type: 'tool-call-start', tool: 'lookup', toolCallId: 'call-1', arguments: { q: 'x', password: 'hunt*[REDACTED]' }, ...correlation },
+      { type: 'tool-call-start', tool: 'lookup', toolCallId: 'call-1', arguments: { q: 'x', password: '[REDACTED]' }, ...correlation },
       {
         type: 'tool-call-end',
         tool: 'lookup',
         toolCallId: 'call-1',
-        arguments: { q: 'x', password: 'hunt*[REDACTED]' },
+        arguments: { q: 'x', password: '[REDACTED]' },
         ...correlation,
         durationMs: 10,
         success: true,
         outcome: 'executed',
-        result: 'found x; api_key=ABCD*[REDACTED]',
+        result: 'found x; api_key=[REDACTED]',
       },
       { type: 'tool-call-start', tool: 'fail', toolCallId: 'call-2', arguments: {}, ...correlation },
       { type: 'tool-call-end', tool: 'fail', toolCallId: 'call-2', arguments: {}, ...correlation, durationMs: 10, success: false, outcome: 'failed', result: 'Error: no luck' },
@@ -75,7 +75,7 @@ describe('observer events carry every correlation field', () => {
       type: 'tool-call-start',
       tool: 'lookup',
       toolCallId: 'call-1',
-      arguments: { q: 'x', password: 'hunt*[REDACTED]' },
+      arguments: { q: 'x', password: '[REDACTED]' },
       channel: 'cli',
       agentAlias: 'helper',
       parentAgentAlias: undefined,

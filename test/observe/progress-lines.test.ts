@@ -77,7 +77,7 @@ describe('progressLines turns a turn into chat lines', () => {
       clock: { now: () => 0 },
     });
     const lines = await lastValueFrom(agent.run({ message: 'go' }).pipe(progressLines(), toArray()));
-    expect(lines).toEqual(['⏳ ok', '✅ ok (0 ms)', '⏳ bad', '❌ bad failed: Error executing bad: password=supe*[REDACTED] rejected']);
+    expect(lines).toEqual(['⏳ ok', '✅ ok (0 ms)', '⏳ bad', '❌ bad failed: Error executing bad: password=[REDACTED] rejected']);
   });
 
   it('a call that never runs (denied, unknown) has no start line, only its completion line naming why', async () => {

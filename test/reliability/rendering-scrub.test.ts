@@ -67,7 +67,7 @@ describe('model text is scrubbed in text-delta events, done.text and progress li
     });
     const run = await runTurn(agent);
     const receipt = run.events.find((e) => e.type === 'tool-result')!.receipt!;
-    expect(run.done!.text).toBe(`token=aaaa*[REDACTED]\n\nReceipts:\n- ${receipt}`);
+    expect(run.done!.text).toBe(`token=[REDACTED]\n\nReceipts:\n- ${receipt}`);
   });
 });
 

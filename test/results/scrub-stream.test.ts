@@ -55,6 +55,6 @@ describe('scrubStream carries a window across chunks', () => {
   it('a held line is released once it is complete', () => {
     const s = scrubStream();
     expect(s.push('password: hun')).toBe('');
-    expect(s.push('ter2hunter2\nnext ')).toBe('password: hunt*[REDACTED]\nnext ');
+    expect(s.push('ter2hunter2\nnext ')).toBe('password: [REDACTED]\nnext ');
   });
 });

@@ -4,27 +4,29 @@ import { leakedWindows, secretsCorpus, secretWindows } from '../fixtures/secrets
 
 const corpus = secretsCorpus();
 
-describe('values of secret-like keys (8+ characters) keep their first 4 characters then *[REDACTED]', () => {
+describe('values of secret-like keys are redacted whole as [REDACTED], whatever their length', () => {
   it.each([
-    ['token=abcd1234efgh', 'token=abcd*[REDACTED]'],
-    ['api_key: zyxw98765432', 'api_key: zyxw*[REDACTED]'],
-    ['{"password":"correct horse"}', '{"password":"corr*[REDACTED]"}'],
-    ["password: 'two words here'", "password: 'two *[REDACTED]'"],
-    ['{"token":"abc\\"defghij"}', '{"token":"abc\\*[REDACTED]"}'],
-    ['{"password":"correcthorse","user":"ada"}', '{"password":"corr*[REDACTED]","user":"ada"}'],
-    ["secret = 'p4ssw0rd-2024'", "secret = 'p4ss*[REDACTED]'"],
-    ['Authorization: Bearer 0123456789abcdef0123', 'Authorization: Bearer 0123*[REDACTED]'],
-    ['X-Api-Key=QWERTYUIOP12', 'X-Api-Key=QWER*[REDACTED]'],
-    ['credentials: abcdefgh', 'credentials: abcd*[REDACTED]'],
-    ['Cookie: sid=0123456789; lang=en', 'Cookie: sid=*[REDACTED]'],
+    ['token=abcd1234efgh', 'token=[REDACTED]'],
+    ['api_key: zyxw98765432', 'api_key: [REDACTED]'],
+    ['{"password":"correct horse"}', '{"password":"[REDACTED]"}'],
+    ["password: 'two words here'", "password: '[REDACTED]'"],
+    ['{"token":"abc\\"defghij"}', '{"token":"[REDACTED]"}'],
+    ['{"password":"correcthorse","user":"ada"}', '{"password":"[REDACTED]","user":"ada"}'],
+    ["secret = 'p4ssw0rd-2024'", "secret = '[REDACTED]'"],
+    ['Authorization: Bearer 0123456789abcdef0123', 'Authorization: Bearer [REDACTED]'],
+    ['X-Api-Key=QWERTYUIOP12', 'X-Api-Key=[REDACTED]'],
+    ['credentials: abcdefgh', 'credentials: [REDACTED]'],
+    ['Cookie: sid=0123456789; lang=en', 'Cookie: [REDACTED]'],
   ])('%s', (input, expected) => {
     expect(scrubCredentials(input)).toBe(expected);
   });
 
-  it('values shorter than 8 characters are kept', () => {
-    expect(scrubCredentials('password=short123')).toBe('password=shor*[REDACTED]');
-    expect(scrubCredentials('password=short12')).toBe('password=short12');
-    expect(scrubCredentials('token: abc')).toBe('token: abc');
+  it('short values are redacted whole too (no prefix kept), an empty value is kept', () => {
+    expect(scrubCredentials('password=short123')).toBe('password=[REDACTED]');
+    expect(scrubCredentials('password=short12')).toBe('password=[REDACTED]');
+    expect(scrubCredentials('token: abc')).toBe('token: [REDACTED]');
+    expect(scrubCredentials('password=')).toBe('password=');
+    expect(scrubCredentials('{"token":""}')).toBe('{"token":""}');
   });
 });
 
@@ -80,23 +82,23 @@ describe('a URL password is redacted whole, whatever it holds (`/`, `@`, `:`), a
 
 describe('the short keys pass and pwd (and passphrase) are secret keys as words of their own', () => {
   it.each([
-    ['pwd=hunter2hunter2', 'pwd=hunt*[REDACTED]'],
-    ['PWD: hunter2hunter2', 'PWD: hunt*[REDACTED]'],
-    ['MYSQL_PWD=hunter2hunter2', 'MYSQL_PWD=hunt*[REDACTED]'],
-    ['{"pass": "correct horse"}', '{"pass": "corr*[REDACTED]"}'],
-    ['{"pass":"correcthorse"}', '{"pass":"corr*[REDACTED]"}'],
-    ['PASS: supersecret1', 'PASS: supe*[REDACTED]'],
-    ['DB_PASS=abcdefghij', 'DB_PASS=abcd*[REDACTED]'],
-    ['smtp-pass = abcdefghij', 'smtp-pass = abcd*[REDACTED]'],
-    ['{"smtpPwd":"abcdefghij"}', '{"smtpPwd":"abcd*[REDACTED]"}'],
-    ["pass: 'two words here'", "pass: 'two *[REDACTED]'"],
-    ['passphrase=abcdefghij', 'passphrase=abcd*[REDACTED]'],
-    ['{\\"pwd\\":\\"abcdefghij\\"}', '{\\"pwd\\":\\"abcd*[REDACTED]\\"}'],
+    ['pwd=hunter2hunter2', 'pwd=[REDACTED]'],
+    ['PWD: hunter2hunter2', 'PWD: [REDACTED]'],
+    ['MYSQL_PWD=hunter2hunter2', 'MYSQL_PWD=[REDACTED]'],
+    ['{"pass": "correct horse"}', '{"pass": "[REDACTED]"}'],
+    ['{"pass":"correcthorse"}', '{"pass":"[REDACTED]"}'],
+    ['PASS: supersecret1', 'PASS: [REDACTED]'],
+    ['DB_PASS=abcdefghij', 'DB_PASS=[REDACTED]'],
+    ['smtp-pass = abcdefghij', 'smtp-pass = [REDACTED]'],
+    ['{"smtpPwd":"abcdefghij"}', '{"smtpPwd":"[REDACTED]"}'],
+    ["pass: 'two words here'", "pass: '[REDACTED]'"],
+    ['passphrase=abcdefghij', 'passphrase=[REDACTED]'],
+    ['{\\"pwd\\":\\"abcdefghij\\"}', '{\\"pwd\\":\\"[REDACTED]\\"}'],
   ])('%s', (input, expected) => {
     expect(scrubCredentials(input)).toBe(expected);
   });
 
-  it.each(['compass: northwest12', 'bypass=abcdefghijk', 'passenger=abcdefghijk', 'tests pass: 12 of 12', 'pwdump is a tool', 'cwd=/home/user/projects'])(
+  it.each(['compass: northwest12', 'bypass=abcdefghijk', 'passenger=abcdefghijk', 'tests passed: 12 of 12', 'pwdump is a tool', 'cwd=/home/user/projects'])(
     'not inside another word: %s',
     (text) => {
       expect(scrubCredentials(text)).toBe(text);
@@ -106,11 +108,11 @@ describe('the short keys pass and pwd (and passphrase) are secret keys as words 
   it('scrubValue redacts string values of pass / pwd keys, not of keys that merely contain the letters', () => {
     const input = { pass: 'abcdefghijk', pwd: 'abcdefghijk', dbPass: 'abcdefghijk', DB_PWD: 'abcdefghijk', passphrase: 'a long phrase', compass: 'northwest12', bypass: 'abcdefghijk' };
     expect(scrubValue(input)).toEqual({
-      pass: 'abcd*[REDACTED]',
-      pwd: 'abcd*[REDACTED]',
-      dbPass: 'abcd*[REDACTED]',
-      DB_PWD: 'abcd*[REDACTED]',
-      passphrase: 'a lo*[REDACTED]',
+      pass: '[REDACTED]',
+      pwd: '[REDACTED]',
+      dbPass: '[REDACTED]',
+      DB_PWD: '[REDACTED]',
+      passphrase: '[REDACTED]',
       compass: 'northwest12',
       bypass: 'abcdefghijk',
     });
@@ -161,20 +163,20 @@ describe('scrubValue scrubs structured values without touching the original', ()
   it('strings at any depth and values of secret-named keys are redacted', () => {
     const input = { user: 'ada', password: 'correct horse battery', nested: { list: [`key ${'ghp_' + 'x'.repeat(36)}`], apiKey: 'abcdefghijk' } };
     const out = scrubValue(input);
-    expect(out).toEqual({ user: 'ada', password: 'corr*[REDACTED]', nested: { list: ['key [REDACTED]'], apiKey: 'abcd*[REDACTED]' } });
+    expect(out).toEqual({ user: 'ada', password: '[REDACTED]', nested: { list: ['key [REDACTED]'], apiKey: '[REDACTED]' } });
     expect(input.password).toBe('correct horse battery');
   });
 
   it('keys are judged the same the first time, the next times, and past the bound of keys remembered', () => {
     const token = `ghp_${'k'.repeat(36)}`;
     const once = () => scrubValue({ password: 'correct horse', [token]: 'x', location: 'Oslo, Norway' });
-    const expected = { password: 'corr*[REDACTED]', '[REDACTED]': 'x', location: 'Oslo, Norway' };
+    const expected = { password: '[REDACTED]', '[REDACTED]': 'x', location: 'Oslo, Norway' };
     expect(once()).toEqual(expected);
     expect(once()).toEqual(expected);
     // 2,000 keys never seen before (past the bound), then fresh secret and token-shaped keys
     for (let k = 0; k < 2000; k++) scrubValue({ [`field_${k}_name`]: 'a long enough value' });
     const fresh = `glpat-${'z'.repeat(20)}`;
-    expect(scrubValue({ db_password_2: 'correct horse', [fresh]: 1 })).toEqual({ db_password_2: 'corr*[REDACTED]', '[REDACTED]': 1 });
+    expect(scrubValue({ db_password_2: 'correct horse', [fresh]: 1 })).toEqual({ db_password_2: '[REDACTED]', '[REDACTED]': 1 });
     expect(once()).toEqual(expected);
   });
 

@@ -27,6 +27,7 @@ import { readThrown } from '../core/read-thrown.js';
 import type { Ingress } from '../core/ingress.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import { instrumentRun } from './instrument-run.js';
+import { warnWithoutApproval } from './warn-without-approval.js';
 import type { TelemetryOptions } from '../observe/telemetry-options.js';
 import type { TurnInput } from '../core/turn-input.js';
 
@@ -40,7 +41,10 @@ export interface AgentConfig {
   /** System instructions sent first in every request (never part of the returned history). */
   readonly instructions?: string;
   readonly temperature?: number;
-  /** No approval = no gate: every call runs without a prompt. */
+  /**
+   * No approval = no gate: every call runs without a prompt (`createAgent` then logs one warning
+   * naming the agent's `'exec'`, `'write'` and `'egress'` tools, undeclared risks included).
+   */
   readonly approval?: ApprovalPort;
   readonly hooks?: AgentHooks;
   readonly observers?: readonly ToolObserver[];
@@ -108,7 +112,8 @@ export interface Agent {
 
 /**
  * Builds an agent: resolves the configuration once (registry, knobs, ports) into the bundle
- * every turn shares.
+ * every turn shares. Without `approval`, it warns once on the agent's logger when the agent has
+ * tools that run code, write or send data out (`warnWithoutApproval`).
  *
  * @example
  * ```ts
@@ -145,6 +150,8 @@ export function createAgent(config: AgentConfig): Agent {
     onModelSwitch: config.onModelSwitch,
     snapshotKey: snapshotKeyOf(config.snapshotKey),
   });
+  // an agent is often made per turn: nothing to look at when nobody reads the warning
+  if (!resolved.approval && resolved.logger !== noopLogger) warnWithoutApproval(resolved.name, toolScope, resolved.logger);
   // complete() keeps only the done event: with nothing else reading events (observers are told
   // of calls directly), none is made that only shows the turn
   const completeLoop = !resolved.tracer && resolved.logger === noopLogger ? runQuietLoop : runToolLoop;

@@ -17,8 +17,9 @@ export interface CliApprovalOptions {
 /**
  * The terminal front door. Each prompt writes every argument the tool will receive (escaped,
  * long values wrapped, nothing cut), then the question with the argument summary, and reads one
- * line: `y`/`yes` → yes, `a`/`always` → always, anything else (empty input too) → no; end of
- * input or a read error → no. Without given streams it opens the controlling terminal for the
+ * line: `y`/`yes` → yes, `a`/`always` → always, anything else (empty input too) → no, the
+ * operator's. End of input or a read error is nobody's answer: the prompt is unanswerable, and
+ * policy denies the call (`decidedBy: 'policy'`, `byOperator: false`). Without given streams it opens the controlling terminal for the
  * question (so piped stdin stays the app's) and falls back to stdin/stderr when there is none.
  * Nothing is read between questions, and a withdrawn question stops reading. (Like `node:readline`,
  * a process that read piped stdin keeps it open until its writer closes it.)
@@ -48,7 +49,7 @@ export function cliApproval(options: CliApprovalOptions = {}): ApprovalFrontDoor
         }
         const stop = readLine(input, (line) => {
           terminal?.close();
-          subscriber.next(parseCliAnswer(line));
+          subscriber.next(parseCliAnswer(line)); // null at end of input: unanswerable
           subscriber.complete();
         });
         return () => {
@@ -60,15 +61,18 @@ export function cliApproval(options: CliApprovalOptions = {}): ApprovalFrontDoor
 }
 
 /**
- * An answer line as a decision: `y`/`yes` → yes, `a`/`always` → always, anything else → no.
+ * An answer line as a decision: `y`/`yes` → yes, `a`/`always` → always, any other line → no;
+ * no line at all (end of input, a read error) → `null`, unanswerable: no operator decided.
  *
  * @example
  * ```ts
  * parseCliAnswer(' Yes '); // 'yes'
+ * parseCliAnswer(null);    // null: denied by policy, not by the operator
  * ```
  */
-export function parseCliAnswer(line: string | null): 'yes' | 'no' | 'always' {
-  const word = line?.trim().toLowerCase();
+export function parseCliAnswer(line: string | null): 'yes' | 'no' | 'always' | null {
+  if (line === null) return null;
+  const word = line.trim().toLowerCase();
   if (word === 'y' || word === 'yes') return 'yes';
   if (word === 'a' || word === 'always') return 'always';
   return 'no';

@@ -52,7 +52,14 @@ export type TurnEvent =
       readonly type: 'approval-request';
       readonly requestId: string;
       readonly toolName: string;
+      /** Short, for a log line or a card's title (secret-like keys `[redacted]`, values cut). */
       readonly argumentsSummary: string;
+      /**
+       * Every argument the tool will receive, nothing cut, credential-shaped values and the values
+       * of secret-like keys masked (`scrubValue`): what a card shows the person who decides, since
+       * the call's `tool-call` event comes only after the decision.
+       */
+      readonly arguments: unknown;
     }
   | {
       readonly type: 'approval-decision';

@@ -1,19 +1,21 @@
 import { concat, concatAll, defer, map, type Observable, of, throwError } from 'rxjs';
 import type { ApprovalRequest } from '../core/approval-request.js';
-import type { ConversationScope } from '../core/conversation-scope.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { TurnEvent } from '../core/events.js';
 import { DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from '../approval/approval-texts.js';
 import type { ApprovalAnswer, ApprovalDecision, ApprovalPort } from '../approval/approval-port.js';
 import { summarizeArgs } from '../approval/summarize-args.js';
 import { scrubCredentials } from '../results/scrub.js';
+import { scrubValue } from '../results/scrub-value.js';
 import { texts, type PreparedCall } from '../core/calls.js';
 import type { PrepContext, PrepStep } from '../runtime/resolved-execution.js';
+import { turnScope } from './turn-scope.js';
 import { APPROVED } from './with-approved-marker.js';
 
 /**
  * Asks the agent's approval manager about a resolved, valid call. Policy may approve it, let it
- * run unapproved (`readonly`), or require a prompt: then an `approval-request` event goes out,
+ * run unapproved (`readonly`), or require a prompt: then an `approval-request` event goes out
+ * (the argument summary and the full arguments, credential-shaped values masked),
  * the front door is asked, and an `approval-decision` event follows. Yes/always → the call runs
  * (approved); no → `denied` (`Denied by user.`); a replacement → `replaced` (`success: true`, the
  * operator's sanitized text); nobody answered → `denied` by policy. Verdict and request carry
@@ -51,8 +53,15 @@ function prompt(approval: ApprovalPort, call: PreparedCall, ctx: PrepContext): O
     const requestId = resolved.ids();
     const argumentsSummary = summarizeArgs(call.args, call.tool!.approvalMarker ? APPROVED : undefined);
     const request: ApprovalRequest = { requestId, toolName, arguments: call.args, argumentsSummary, channel: turn.ingress.channel, ...turnScope(ctx) };
-    // events are rendered (a card, a log): the name scrubbed as on tool-call; the request keeps it real
-    const asked: TurnEvent = { type: 'approval-request', requestId, toolName: scrubCredentials(toolName), argumentsSummary };
+    // events are rendered (a card, a log): the name and the arguments scrubbed, the arguments
+    // whole (no tool-call event has shown them yet); the request keeps both real
+    const asked: TurnEvent = {
+      type: 'approval-request',
+      requestId,
+      toolName: scrubCredentials(toolName),
+      argumentsSummary,
+      arguments: scrubValue(call.args),
+    };
     // the request event, then the decision event and the settled call (or the call, parked)
     return concat(of(asked), decided(approval, call, request, ctx));
   });
@@ -79,11 +88,6 @@ export function resumeApproval(
   // the resumed turn's scope, not the stored request's: an `always` lands in this conversation
   const { conversationId: _c, turnId: _t, ...asked } = request;
   return decided(approval, call, { ...asked, ...turnScope(ctx) }, ctx, answer);
-}
-
-/** The asking turn's scope: its conversation, else the turn alone. */
-function turnScope({ turn }: PrepContext): ConversationScope {
-  return turn.conversationId !== undefined ? { conversationId: turn.conversationId, turnId: turn.turnId } : { turnId: turn.turnId };
 }
 
 function decided(

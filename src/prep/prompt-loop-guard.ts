@@ -2,10 +2,12 @@ import { LoopAbortedError } from '../core/errors.js';
 import { callSignature } from './call-signature.js';
 import type { PrepStep } from '../runtime/resolved-execution.js';
 import { prepTexts } from './prep-texts.js';
+import { turnScope } from './turn-scope.js';
 
 /**
- * For a call that needs a prompt and whose tool is an `approvalMarker` tool, remembers its
- * signature (name lowercased + arguments with sorted keys, the marker already cleared). A repeat
+ * For every call that needs a prompt (asked in the turn's scope, so a tool the operator allowed
+ * with `always` in this conversation is not one), remembers its signature (name lowercased +
+ * arguments with sorted keys; for an `approvalMarker` tool, the marker already cleared). A repeat
  * in the same iteration is `deduplicated` without a second prompt; a repeat in a later iteration
  * of a call that was not approved (denied, replaced, unanswered) aborts the turn with
  * `LoopAbortedError`. Unknown, excluded and invalid calls never reach it.
@@ -22,8 +24,9 @@ import { prepTexts } from './prep-texts.js';
 export const promptLoopGuard: PrepStep = (call, ctx) => {
   const { resolved, iteration } = ctx;
   const tool = call.tool;
-  if (!resolved.approval || !tool || !tool.approvalMarker || call.filled) return call;
-  if (resolved.approval.verdict(tool) !== 'prompt') return call;
+  if (!resolved.approval || !tool || call.filled) return call;
+  // the gate's question, in the gate's scope: a call an allowance approves is no prompt to guard
+  if (resolved.approval.verdict(tool, turnScope(ctx)) !== 'prompt') return call;
   const signature = callSignature(tool.name.toLowerCase(), call.args);
   if (signature === undefined) return call;
   if (ctx.promptedInBatch.has(signature)) {

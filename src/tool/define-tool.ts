@@ -3,8 +3,9 @@ import { ConfigurationError } from '../core/errors.js';
 import { duration } from '../core/knobs.js';
 import type { ArgsCheck, JsonSchema, Tool, ToolAttribution, ToolContext, ToolReturn, ToolRisk, ToolSpec } from '../core/tool.js';
 import { deepFreeze } from './deep-freeze.js';
+import { schemaKind } from './schema-kind.js';
 
-/** Options of `defineTool`. `parameters` is a zod object schema; `execute` gets its parsed output. */
+/** Options of `defineTool`. `parameters` is a zod object schema (input side); `execute` gets its parsed output. */
 export interface DefineToolOptions<S extends z.ZodType> {
   name: string;
   description: string;
@@ -27,7 +28,10 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Defines a tool from a zod schema. The schema is turned once into a frozen JSON Schema (input
- * side) that every provider spec shares; arguments are validated before `execute` runs.
+ * side) that every provider spec shares; arguments are validated before `execute` runs. The
+ * schema must describe an object (`z.object`, `z.looseObject`, `z.strictObject`, a union or
+ * intersection of them, a pipe whose input is one): a tool's arguments are a JSON object, and
+ * any other schema (`z.string()`, `z.array(…)`, `z.any()`) is a `ConfigurationError` here.
  *
  * @example
  * ```ts
@@ -55,6 +59,11 @@ export function defineTool<S extends z.ZodType>(options: DefineToolOptions<S>): 
     schema = deepFreeze(rest);
   } catch (cause) {
     throw new ConfigurationError(`Tool '${name}': its parameters cannot be expressed as JSON Schema.`, { cause });
+  }
+  const kind = schemaKind(schema);
+  if (kind !== 'object') {
+    // arguments are always a JSON object: a tool with another schema could never run
+    throw new ConfigurationError(`Tool '${name}': parameters must be an object schema (z.object({ … })), not ${kind === 'unconstrained' ? 'a schema without a type' : `'${kind}'`}.`);
   }
   const spec: ToolSpec = Object.freeze({ name, description, parameters: schema });
   const check = (args: unknown): ArgsCheck<z.output<S>> => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalManager, backchannelApproval, createAgent, nonInteractiveApproval, type ApprovalFrontDoor } from '../../src/index.js';
 import { fakeTool, scriptedModel } from '../../src/testing/index.js';
+import { scrubValue } from '../../src/results/scrub-value.js';
 import { ofType, runTurn, scriptedDoor } from '../prep/harness.js';
 
 function agentWith(door: ApprovalFrontDoor, args: Record<string, unknown> = { path: '/etc/hosts', password: 'pw' }) {
@@ -21,7 +22,13 @@ describe('requests and decisions appear in the turn as approval-request and appr
     expect(types).toEqual(['approval-request', 'approval-decision', 'tool-call', 'tool-result']);
     const [request] = ofType(events, 'approval-request');
     const [decision] = ofType(events, 'approval-decision');
-    expect(request).toEqual({ type: 'approval-request', requestId: request.requestId, toolName: 'file_write', argumentsSummary: 'path: /etc/hosts, password: [redacted]' });
+    expect(request).toEqual({
+      type: 'approval-request',
+      requestId: request.requestId,
+      toolName: 'file_write',
+      argumentsSummary: 'path: /etc/hosts, password: [redacted]',
+      arguments: { path: '/etc/hosts', password: '[REDACTED]' }, // a secret key's value is masked whole, however short
+    });
     expect(decision).toEqual({ type: 'approval-decision', requestId: request.requestId, toolName: 'file_write', decision: 'yes', decidedBy: 'ops', byOperator: true });
   });
 
@@ -41,6 +48,22 @@ describe('requests and decisions appear in the turn as approval-request and appr
     expect(door.asked).toEqual([
       { requestId: request.requestId, toolName: 'file_write', arguments: { path: '/etc/hosts', password: 'pw' }, argumentsSummary: request.argumentsSummary, channel: 'cli', turnId: expect.any(String) },
     ]);
+  });
+});
+
+describe('the approval-request event carries the full arguments, credential-shaped values masked (it comes before the tool-call event)', () => {
+  it('every argument, nothing cut, nested values included; secrets masked as scrubValue masks them', async () => {
+    const token = `sk-${'a'.repeat(40)}`;
+    const content = `#!/bin/sh\n${'echo hello; '.repeat(20)}`; // longer than the summary's 80 characters
+    const args = { path: 'run.sh', content, password: 'correct horse', headers: { Authorization: `Bearer ${token}` }, note: `key ${token}` };
+    const door = scriptedDoor(['no']);
+    const { events } = await runTurn(agentWith(door, args));
+    const [request] = ofType(events, 'approval-request');
+    expect(request.arguments).toEqual(scrubValue(args));
+    expect(request.arguments).toMatchObject({ path: 'run.sh', content, password: '[REDACTED]' });
+    expect(JSON.stringify(request.arguments)).not.toContain(token);
+    expect(request.argumentsSummary).toContain('more characters'); // the summary stays short
+    expect(door.asked[0].arguments).toEqual(args); // the front door's request keeps them real
   });
 });
 

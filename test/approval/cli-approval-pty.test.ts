@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { POLICY_DENIAL_TEXT } from '../../src/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = fileURLToPath(new URL('../fixtures/cli-approval-script.ts', import.meta.url));
@@ -80,16 +81,12 @@ describe('CLI front door without a terminal falls back to stdin (prompts on stde
     ]);
   });
 
-  it('closed stdin (EOF) is no for every prompt', async () => {
+  it('closed stdin (EOF) is no for every prompt, denied by policy: no operator answered', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', fixture], { cwd: root, detached: true, env: { ...process.env, NO_COLOR: '1' } });
     child.stdin.end();
     const { out, code } = await drive(child, [], 'stderr');
     expect(code).toBe(0);
-    expect(outcomeLines(out).filter((l) => l.startsWith('OUTCOME'))).toEqual([
-      'OUTCOME 0 denied Denied by user.',
-      'OUTCOME 1 denied Denied by user.',
-      'OUTCOME 2 denied Denied by user.',
-      'OUTCOME 3 denied Denied by user.',
-    ]);
+    expect(outcomeLines(out).filter((l) => l.startsWith('DECISION'))).toEqual(Array(4).fill('DECISION no policy'));
+    expect(outcomeLines(out).filter((l) => l.startsWith('OUTCOME'))).toEqual([0, 1, 2, 3].map((slot) => `OUTCOME ${slot} denied ${POLICY_DENIAL_TEXT}`));
   });
 });

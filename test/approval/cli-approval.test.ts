@@ -1,7 +1,9 @@
 import { lastValueFrom } from 'rxjs';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ApprovalManager, cliApproval, type ApprovalRequest } from '../../src/index.js';
+import { ApprovalManager, cliApproval, createAgent, POLICY_DENIAL_TEXT, type ApprovalRequest } from '../../src/index.js';
+import { fakeTool, scriptedModel } from '../../src/testing/index.js';
+import { ofType, runTurn } from '../prep/harness.js';
 import { parseCliAnswer } from '../../src/approval/cli-approval.js';
 
 const request = (n = 1): ApprovalRequest => ({ requestId: `r${n}`, toolName: 'shell', arguments: { cmd: 'ls' }, argumentsSummary: 'cmd: ls', channel: 'cli' });
@@ -13,7 +15,7 @@ function streams() {
   return { input, output, written: () => written };
 }
 
-describe('CLI front door: y/yes → yes, a/always → always, anything else, empty input, EOF or a read error → no', () => {
+describe('CLI front door: y/yes → yes, a/always → always, anything else or empty input → the operator\'s no', () => {
   it.each([
     ['y', 'yes'],
     ['yes', 'yes'],
@@ -43,34 +45,58 @@ describe('CLI front door: y/yes → yes, a/always → always, anything else, emp
     expect(written()).toMatch(/\[y\]es \/ \[n\]o \/ \[a\]lways: $/);
   });
 
-  it('end of input is no', async () => {
+});
+
+describe('CLI front door: EOF or a read error is no operator\'s answer → no, denied by policy (byOperator: false)', () => {
+  const byPolicy = { decision: 'no', decidedBy: 'policy', byOperator: false };
+
+  it('end of input is no, decided by policy, and audited as such', async () => {
     const { input, output } = streams();
-    const decided = lastValueFrom(new ApprovalManager({}, cliApproval({ input, output })).decide(request()));
+    const m = new ApprovalManager({}, cliApproval({ input, output }));
+    const decided = lastValueFrom(m.decide(request()));
     input.end();
-    expect((await decided).decision).toBe('no');
+    expect(await decided).toEqual(byPolicy);
+    expect(m.auditLog[0]).toMatchObject({ decision: 'no', decidedBy: 'policy', byOperator: false });
   });
 
-  it('an input that already ended is no at once', async () => {
+  it('an input that already ended is no by policy at once', async () => {
     const input = Readable.from([]);
     input.resume();
     await new Promise((resolve) => input.once('end', resolve));
     const d = await lastValueFrom(new ApprovalManager({}, cliApproval({ input, output: { write: () => true } })).decide(request()));
-    expect(d.decision).toBe('no');
+    expect(d).toEqual(byPolicy);
   });
 
-  it('a read error is no', async () => {
+  it('a read error is no by policy', async () => {
     const { input, output } = streams();
     const decided = lastValueFrom(new ApprovalManager({}, cliApproval({ input, output })).decide(request()));
     input.destroy(new Error('EIO'));
-    expect((await decided).decision).toBe('no');
+    expect(await decided).toEqual(byPolicy);
   });
 
-  it('EOF in the middle of a line is no, even when the partial line says y', async () => {
+  it('EOF in the middle of a line is no by policy, even when the partial line says y', async () => {
     const { input, output } = streams();
     const decided = lastValueFrom(new ApprovalManager({}, cliApproval({ input, output })).decide(request()));
     input.end('y');
-    expect((await decided).decision).toBe('no');
+    expect(await decided).toEqual(byPolicy);
   });
+
+  it('in a turn, a call denied at end of input gets the policy text, not "Denied by user."', async () => {
+    const { input, output } = streams();
+    input.end();
+    const agent = createAgent({
+      provider: scriptedModel([{ toolCalls: [{ name: 'deploy', arguments: { env: 'prod' } }] }, { text: 'ok' }]),
+      model: 'm',
+      tools: [fakeTool('deploy', 'deployed')],
+      approval: new ApprovalManager({}, cliApproval({ input, output })),
+    });
+    const { events } = await runTurn(agent);
+    expect(ofType(events, 'approval-decision')[0]).toMatchObject(byPolicy);
+    expect(ofType(events, 'tool-result')[0]).toMatchObject({ outcome: 'denied', output: POLICY_DENIAL_TEXT });
+  });
+});
+
+describe('CLI front door: answers and reading', () => {
 
   it('answers piped together are read one per question, none lost', async () => {
     const { input, output } = streams();
@@ -96,6 +122,6 @@ describe('CLI front door: y/yes → yes, a/always → always, anything else, emp
   });
 
   it('parseCliAnswer maps lines the same way', () => {
-    expect([parseCliAnswer('y'), parseCliAnswer('a'), parseCliAnswer(null), parseCliAnswer('x')]).toEqual(['yes', 'always', 'no', 'no']);
+    expect([parseCliAnswer('y'), parseCliAnswer('a'), parseCliAnswer(null), parseCliAnswer('x')]).toEqual(['yes', 'always', null, 'no']);
   });
 });

@@ -13,8 +13,9 @@ function pinoInto(level = 'debug', options: pino.LoggerOptions = {}) {
   return { logger, lines };
 }
 
-const add = defineTool({ name: 'add', description: 'adds', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => String(a + b) });
-const broken = defineTool({ name: 'broken', description: 'fails', parameters: z.object({}), execute: () => ({ success: false, output: 'disk full' }) });
+// risk 'read': an agent without approval warns about any other tool at createAgent (a line of its own)
+const add = defineTool({ name: 'add', description: 'adds', parameters: z.object({ a: z.number(), b: z.number() }), risk: 'read', execute: ({ a, b }) => String(a + b) });
+const broken = defineTool({ name: 'broken', description: 'fails', parameters: z.object({}), risk: 'read', execute: () => ({ success: false, output: 'disk full' }) });
 const turnScript = () =>
   scriptedModel([
     { toolCalls: [{ id: 'c1', name: 'add', arguments: { a: 1, b: 2 } }, { id: 'c2', name: 'broken', arguments: {} }], usage: { inputTokens: 10, outputTokens: 5 } },
@@ -150,7 +151,7 @@ describe('pinoScrubbing keeps credentials out of lines your own code logs', () =
     expect(lines[0]).toMatchObject({
       password: '[REDACTED]',
       request: { headers: { authorization: '[REDACTED]' } },
-      deep: { db: { conn: { secret_key: 'abcd*[REDACTED]', url: 'postgres://u:[REDACTED]@h/db' } } },
+      deep: { db: { conn: { secret_key: '[REDACTED]', url: 'postgres://u:[REDACTED]@h/db' } } },
       note: 'key [REDACTED]',
     });
   });

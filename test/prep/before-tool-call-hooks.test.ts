@@ -8,8 +8,9 @@ const oneCall = (name: string, args: Record<string, unknown> = {}) =>
   scriptedModel([{ toolCalls: [{ id: 'c1', name, arguments: args }] }, { text: 'ok' }]);
 
 function agentWith(hooks: BeforeToolCallHook[], name = 'echo', args: Record<string, unknown> = { v: 1 }) {
-  const echo = fakeTool('echo', (a) => `echo ${JSON.stringify(a)}`);
-  const other = fakeTool('other', (a) => `other ${JSON.stringify(a)}`);
+  // risk 'read': without approval, any other tool is named in a warning at createAgent
+  const echo = fakeTool('echo', (a) => `echo ${JSON.stringify(a)}`, { risk: 'read' });
+  const other = fakeTool('other', (a) => `other ${JSON.stringify(a)}`, { risk: 'read' });
   const logger = recordingLogger();
   const agent = createAgent({ provider: oneCall(name, args), model: 'm', tools: [echo, other], hooks: { beforeToolCall: hooks }, logger });
   return { agent, echo, other, logger };

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalManager, createAgent, LoopAbortedError, nonInteractiveApproval, type ApprovalFrontDoor } from '../../src/index.js';
+import { ApprovalManager, createAgent, LoopAbortedError, nonInteractiveApproval, type ApprovalFrontDoor, type ApprovalPolicy } from '../../src/index.js';
 import { fakeTool, scriptedModel, type ScriptedStep } from '../../src/testing/index.js';
 import { ofType, outcomes, runTurn, scriptedDoor } from './harness.js';
 
 const shellCall = (args: Record<string, unknown>, id?: string) => ({ id, name: 'shell', arguments: args });
 
-function setup(steps: ScriptedStep[], door: ApprovalFrontDoor, marker = true) {
-  const shell = fakeTool('shell', 'ran', { approvalMarker: marker });
+function setup(steps: ScriptedStep[], door: ApprovalFrontDoor, marker = true, policy: ApprovalPolicy = { alwaysAsk: ['shell'] }, dedupEnabled = true) {
+  const shell = fakeTool('shell', 'ran', { approvalMarker: marker, risk: 'exec' });
   const agent = createAgent({
     provider: scriptedModel(steps),
     model: 'm',
     tools: [shell],
-    approval: new ApprovalManager({ alwaysAsk: ['shell'] }, door),
+    approval: new ApprovalManager(policy, door),
     excludedTools: ['rm'],
+    knobs: { dedupEnabled },
   });
   return { shell, agent };
 }
@@ -92,20 +93,62 @@ describe('prompt-loop guard: a repeat in a later iteration of a call that was no
     expect(shell.calls.map((c) => c.args.cmd)).toEqual(['b']);
   });
 
-  it('a tool without approvalMarker is not guarded: a denied call repeated later is asked about again', async () => {
-    const door = scriptedDoor(['no', 'no']);
-    const { agent } = setup([{ toolCalls: [shellCall({ cmd: 'a' })] }, { toolCalls: [shellCall({ cmd: 'a' })] }, { text: 'ok' }], door, false);
-    const { error } = await runTurn(agent);
-    expect(error).toBeUndefined();
-    expect(door.asked).toHaveLength(2);
-  });
-
   it('the guard lasts one turn: the next turn may ask again', async () => {
     const door = scriptedDoor(['no', 'no']);
     const { agent } = setup([{ toolCalls: [shellCall({ cmd: 'a' })] }, { text: 'ok' }, { toolCalls: [shellCall({ cmd: 'a' })] }, { text: 'ok' }], door);
     expect((await runTurn(agent)).error).toBeUndefined();
     expect((await runTurn(agent)).error).toBeUndefined();
     expect(door.asked).toHaveLength(2);
+  });
+});
+
+describe('prompt-loop guard: every prompt-required call is guarded, with or without approvalMarker', () => {
+  it('a denied call to a tool without the marker, repeated in a later iteration, aborts the turn before a second prompt', async () => {
+    const door = scriptedDoor(['no', 'no', 'no', 'no', 'no', 'no']);
+    const repeat = { toolCalls: [shellCall({ cmd: 'curl x | sh' })] };
+    const { agent, shell } = setup([repeat, repeat, repeat, repeat, repeat, repeat, { text: 'never' }], door, false);
+    const { error } = await runTurn(agent);
+    expect(error).toBeInstanceOf(LoopAbortedError);
+    expect((error as LoopAbortedError).toolName).toBe('shell');
+    expect(door.asked).toHaveLength(1);
+    expect(shell.calls).toEqual([]);
+  });
+
+  it('a repeat in the same iteration of a call to a tool without the marker is deduplicated without a second prompt', async () => {
+    const door = scriptedDoor(['no', 'no']);
+    const { agent } = setup([{ toolCalls: [shellCall({ cmd: 'a' }, 'a'), shellCall({ cmd: 'a' }, 'b')] }, { text: 'ok' }], door, false);
+    const { events } = await runTurn(agent);
+    expect(door.asked).toHaveLength(1);
+    expect(outcomes(events).map((o) => o[1])).toEqual(['denied', 'deduplicated']);
+  });
+});
+
+describe('prompt-loop guard: a call approved by an allowance (`always`) is no prompt-required call', () => {
+  const alwaysThenB = [{ toolCalls: [shellCall({ cmd: 'a' })] }, { toolCalls: [shellCall({ cmd: 'b' })] }, { toolCalls: [shellCall({ cmd: 'b' })] }, { text: 'ok' }];
+
+  it.each([
+    ['in a conversation', { message: 'go', conversationId: 'c1' }],
+    ['in a turn without a conversation id', { message: 'go' }],
+  ])('repeating an always-allowed call in a later iteration does not abort the turn (%s)', async (_scope, input) => {
+    for (const marker of [true, false]) {
+      const door = scriptedDoor(['always']);
+      const { agent, shell } = setup(alwaysThenB, door, marker, {});
+      const { error, done } = await runTurn(agent, input);
+      expect(error).toBeUndefined();
+      expect(done?.text).toBe('ok');
+      expect(door.asked).toHaveLength(1);
+      expect(shell.calls.map((c) => c.args.cmd)).toEqual(['a', 'b', 'b']);
+    }
+  });
+
+  it('with dedupEnabled: false, identical always-allowed calls in one batch all run', async () => {
+    const door = scriptedDoor(['always']);
+    const steps = [{ toolCalls: [shellCall({ cmd: 'a' })] }, { toolCalls: [shellCall({ cmd: 'b' }), shellCall({ cmd: 'b' })] }, { text: 'ok' }];
+    const { agent, shell } = setup(steps, door, true, {}, false);
+    const { events } = await runTurn(agent, { message: 'go', conversationId: 'c1' });
+    expect(door.asked).toHaveLength(1);
+    expect(outcomes(events).map((o) => o[1])).toEqual(['executed', 'executed', 'executed']);
+    expect(shell.calls).toHaveLength(3);
   });
 });
 

@@ -72,3 +72,41 @@ describe('ToolRegistry rejects duplicate names with a clear error', () => {
     expect(() => new ToolRegistry([weather, weather])).toThrow("A tool named 'weather' is already registered");
   });
 });
+
+describe('defineTool refuses a parameter schema that is not an object: a tool\'s arguments are a JSON object', () => {
+  const tool = (parameters: z.ZodType) => defineTool({ name: 't', description: '', parameters, execute: () => 'ok' });
+
+  it.each([
+    ['z.string()', z.string(), /'string'/],
+    ['z.number()', z.number(), /'number'/],
+    ['z.array(z.string())', z.array(z.string()), /'array'/],
+    ['z.boolean()', z.boolean(), /'boolean'/],
+    ['z.union of an object and a string', z.union([z.object({ a: z.string() }), z.string()]), /object \| string/],
+    ['z.any()', z.any(), /without a type/],
+    ['z.string().transform(…) (its input is a string)', z.string().transform((s) => ({ s })), /'string'/],
+  ])('%s is a ConfigurationError at defineTool', (_name, parameters, message) => {
+    expect(() => tool(parameters)).toThrow(ConfigurationError);
+    expect(() => tool(parameters)).toThrow(/Tool 't': parameters must be an object schema/);
+    expect(() => tool(parameters)).toThrow(message);
+  });
+
+  it.each([
+    ['z.object', z.object({ a: z.string() }), { a: 'x' }],
+    ['z.looseObject', z.looseObject({ a: z.string() }), { a: 'x', more: 1 }],
+    ['z.strictObject', z.strictObject({ a: z.string() }), { a: 'x' }],
+    ['z.record', z.record(z.string(), z.number()), { n: 1 }],
+    ['a union of objects', z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]), { b: 1 }],
+    ['a discriminated union', z.discriminatedUnion('k', [z.object({ k: z.literal('a') }), z.object({ k: z.literal('b'), n: z.number() })]), { k: 'b', n: 1 }],
+    ['an intersection of objects', z.intersection(z.object({ a: z.string() }), z.object({ b: z.number() })), { a: 'x', b: 1 }],
+    ['an intersection with z.any()', z.intersection(z.object({ a: z.string() }), z.any()), { a: 'x' }],
+    ['a pipe whose input is an object', z.object({ a: z.string() }).transform(({ a }) => ({ a: a.trim() })), { a: ' x ' }],
+    ['z.preprocess into an object', z.preprocess((x) => x, z.object({ a: z.string() })), { a: 'x' }],
+    ['a refined object with a default', z.object({ a: z.string() }).refine(() => true).default({ a: 'x' }), { a: 'y' }],
+    ['a nullable object', z.object({ a: z.string() }).nullable(), { a: 'x' }],
+    ['an object registered with an id ($ref)', z.object({ a: z.string() }).meta({ id: 'define-tool-test-args' }), { a: 'x' }],
+  ] as const)('%s is accepted, and its arguments pass', (_name, parameters, args) => {
+    const t = tool(parameters);
+    expect(t.spec.parameters).toBeDefined();
+    expect(t.check(args).ok).toBe(true);
+  });
+});

@@ -69,13 +69,15 @@ export function watchChanges(driver: SqlDriver, channel: string, pollMs: number)
       let from = floor;
       do {
         again = false;
+        from = Math.max(from, floor); // what an earlier pass of this read delivered is not read again
         const rows = await driver.query<{ id: string; kind: StoreChange['kind']; turn_id: string }>(
           'SELECT id::text AS id, kind, turn_id FROM rtl_change WHERE id > $1 ORDER BY rtl_change.id LIMIT 1000',
           [from],
         );
         for (const row of rows) {
           const id = Number(row.id);
-          if (above.has(id)) continue;
+          // delivered already: at or below the floor (a read again from an older `from`), or above it
+          if (id <= floor || above.has(id)) continue;
           above.add(id);
           arrived.set(id, Date.now());
           const change: StoreChange = { kind: row.kind, turnId: row.turn_id };

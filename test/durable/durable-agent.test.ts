@@ -1,7 +1,8 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnEvent, TurnEventOf } from '../../src/index.js';
-import { durableAgent, memoryTurnStore, openSqlTurnStore, pgliteTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
+import { durableAgent, memoryTurnStore, openSqlTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
+import { closeSharedPglite, sharedPgliteStore, startSharedPglite } from './shared-pglite.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 import { worldAgent } from './world.js';
 
@@ -18,13 +19,14 @@ async function oneProcess(message: string, answers: string[]): Promise<Done> {
 let db: TestDatabase;
 beforeAll(async () => {
   db = await openTestDatabase();
+  await startSharedPglite();
 }, 120_000);
-afterAll(async () => db?.close(), 60_000);
+afterAll(async () => Promise.all([db?.close(), closeSharedPglite()]), 60_000);
 
 /** Each backend, and whether a second `open()` is another instance on the same data (else: the same store watches itself). */
 const backends: [string, () => Promise<TurnStore>, boolean][] = [
   ['memory', async () => memoryTurnStore(), false],
-  ['pglite in this process', () => pgliteTurnStore({ pollMs: 20 }), false],
+  ['pglite in this process', () => sharedPgliteStore(), false],
   ['the test database', () => openSqlTurnStore(poolDriver(db.pool(), db.driverOptions), { pollMs: 20 }), true],
 ];
 

@@ -1,7 +1,8 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SnapshotReplayedError, SnapshotTamperedError, type TurnEvent, type TurnEventOf } from '../../src/index.js';
-import { durableAgent, memoryTurnStore, openSqlTurnStore, pgliteTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
+import { durableAgent, memoryTurnStore, openSqlTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
+import { closeSharedPglite, sharedPgliteStore, startSharedPglite } from './shared-pglite.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 import { worldAgent } from './world.js';
 
@@ -12,12 +13,13 @@ const failure = (events$: import('rxjs').Observable<TurnEvent>) => collect(event
 let db: TestDatabase;
 beforeAll(async () => {
   db = await openTestDatabase();
+  await startSharedPglite();
 }, 120_000);
-afterAll(async () => db?.close(), 60_000);
+afterAll(async () => Promise.all([db?.close(), closeSharedPglite()]), 60_000);
 
 const backends: [string, () => Promise<TurnStore>][] = [
   ['memory', async () => memoryTurnStore()],
-  ['pglite in this process', () => pgliteTurnStore({ pollMs: 20 })],
+  ['pglite in this process', () => sharedPgliteStore()],
   ['the test database', () => openSqlTurnStore(poolDriver(db.pool(), db.driverOptions), { pollMs: 20 })],
 ];
 

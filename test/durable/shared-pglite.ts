@@ -1,0 +1,31 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pgliteTurnStore, type TurnStore } from '../../src/durable/index.js';
+
+/**
+ * One PGlite per test file: it takes seconds to start (longer on a loaded machine, and past a
+ * test's timeout there), so a file starts it once, in `beforeAll`, and each store gets a schema
+ * of its own on it — the same tables, none of another test's rows.
+ */
+let shared: Promise<PGlite> | undefined;
+let schemas = 0;
+
+/** Starts the file's PGlite (call it from `beforeAll`, with a long timeout). */
+export async function startSharedPglite(): Promise<void> {
+  await (shared ??= PGlite.create());
+}
+
+/** A store on the file's PGlite, in a new schema (the store's `close()` leaves the PGlite open). */
+export async function sharedPgliteStore(options: { pollMs?: number } = {}): Promise<TurnStore> {
+  const db = await (shared ??= PGlite.create());
+  const schema = `test_${++schemas}`;
+  // PGlite has one session: every later query of this store runs in the new schema
+  await db.exec(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
+  return pgliteTurnStore({ db, pollMs: options.pollMs ?? 20 });
+}
+
+/** Closes the file's PGlite (from `afterAll`). */
+export async function closeSharedPglite(): Promise<void> {
+  const db = shared;
+  shared = undefined;
+  await (await db)?.close();
+}

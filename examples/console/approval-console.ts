@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Observable } from 'rxjs';
 import { ConfigurationError, type ApprovalRequest } from '../../src/index.js';
@@ -8,7 +8,8 @@ import type { DurableAgent, StoredTurn } from '../../src/durable/index.js';
 import { ConsoleSession, type ConsoleSessionOptions, type TurnRunner } from './console-session.js';
 import { DurableFeed } from './durable-feed.js';
 import { StoreTurns } from './store-turns.js';
-import { boundHosts, checkHost, checkOrigin, checkToken, HttpError, readJsonObject, sendJson, SECURITY_HEADERS } from './http-util.js';
+import { EventStreams } from './event-streams.js';
+import { boundHosts, checkHost, checkOrigin, checkToken, closeAfterHugeBody, discardBody, HttpError, readJsonObject, sendJson, SECURITY_HEADERS } from './http-util.js';
 import { decodeId, parseAnswer, parseTab, parseTurnId, parseUrl } from './parse-request.js';
 import type { OperatorAnswer, WireRecord } from './wire.js';
 
@@ -27,6 +28,15 @@ export interface ApprovalConsoleOptions extends ConsoleSessionOptions {
   readonly allowedHosts?: readonly string[];
   /** How many event streams may be open at once; more are refused with 429. Default 8. */
   readonly maxStreams?: number;
+  /**
+   * How many bytes may wait to be sent to one event stream (past its replay) before the stream is
+   * dropped: a client that stops reading is cut off, not buffered for. Default 1 MiB.
+   */
+  readonly maxStreamBacklog?: number;
+  /** How long a client has to send a request's headers (slowloris); then 408 and closed. Default 10 s. */
+  readonly headersTimeoutMs?: number;
+  /** How long a client has to send a whole request, body included. Default 30 s (an event stream's response is not limited). */
+  readonly requestTimeoutMs?: number;
   /**
    * A durable agent whose store this console shows: the turns of its agent that are queued,
    * running or parked on any instance (their events replayed, then followed), their pending
@@ -48,6 +58,10 @@ export interface ApprovalConsole {
   /** The backchannel front door's `request(req, signal)`: pass it to `backchannelApproval`. */
   readonly request: (req: ApprovalRequest, signal?: AbortSignal) => Observable<OperatorAnswer | null>;
   readonly session: ConsoleSession;
+  /** The node:http server (its timeouts, connections). */
+  readonly server: Server;
+  /** How many event streams are open now. */
+  readonly openStreams: number;
   /** Sets the agent whose turns the page starts. */
   serve(runner: TurnRunner): void;
   /** Starts listening; resolves to the page's URL, token included. */
@@ -66,12 +80,16 @@ const INDEX = page('index.html');
 const BODY_LIMIT = 256 * 1024;
 const HEARTBEAT_MS = 15_000;
 const MAX_STREAMS = 8;
+const MAX_STREAM_BACKLOG = 1024 * 1024;
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * A web approval console: a node:http server that streams the turns of one agent to a page
  * (Server-Sent Events, replayed in full to every new connection) and answers its approval
  * requests from the page's Approve / Deny / Always / Edit-and-replace controls. Every request needs
- * the session token and a `Host` the console listens on; at most `maxStreams` event streams.
+ * the session token and a `Host` the console listens on; a POST also a JSON body of at most 256 KiB
+ * from no other site; at most `maxStreams` event streams, none of which buffers without bound.
  *
  * @example
  * ```ts
@@ -94,27 +112,12 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
         conversationId: options.conversationId ?? `web-console-${randomBytes(8).toString('hex')}`,
       })
     : undefined;
-  const streams = new Set<ServerResponse>();
-  const maxStreams = options.maxStreams ?? MAX_STREAMS;
+  const streams = new EventStreams(session, {
+    max: whole('maxStreams', options.maxStreams, MAX_STREAMS),
+    maxBacklog: whole('maxStreamBacklog', options.maxStreamBacklog, MAX_STREAM_BACKLOG),
+    heartbeatMs: HEARTBEAT_MS,
+  });
   let hosts: ReadonlySet<string> = new Set();
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
-
-  const stream = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
-    if (streams.size >= maxStreams) throw new HttpError(429, `At most ${maxStreams} event streams may be open at once.`);
-    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
-    res.write('retry: 1000\n\n');
-    const after = Number(req.headers['last-event-id'] ?? url.searchParams.get('after') ?? 0);
-    streams.add(res);
-    heartbeat ??= setInterval(() => streams.forEach((s) => s.write(': ping\n\n')), HEARTBEAT_MS).unref();
-    const stop = session.watch(Number.isSafeInteger(after) ? after : 0, (record: WireRecord) => {
-      res.write(`id: ${record.seq}\ndata: ${JSON.stringify(record)}\n\n`);
-    });
-    res.on('close', () => {
-      stop();
-      streams.delete(res);
-      if (streams.size === 0) heartbeat = (clearInterval(heartbeat), undefined);
-    });
-  };
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     checkHost(req, hosts);
@@ -122,13 +125,14 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
     checkToken(req, url, token);
     const path = url.pathname;
     if (req.method === 'GET' || req.method === 'HEAD') {
+      discardBody(req); // a GET's body is never read
       if (path === '/' || path === '/index.html') {
         const body = INDEX.replaceAll('__TOKEN__', token);
         res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' });
         res.end(req.method === 'HEAD' ? undefined : body);
         return;
       }
-      if (path === '/events' && req.method === 'GET') return stream(req, res, url);
+      if (path === '/events' && req.method === 'GET') return streams.serve(req, res, url);
       if (path === '/api/approvals' && req.method === 'GET') {
         return sendJson(res, 200, { approvals: [...session.approvals.list(), ...((await feed?.listPending()) ?? [])] });
       }
@@ -169,11 +173,16 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
     throw new HttpError(404, 'Not found.');
   };
 
-  const server = createServer((req, res) => {
+  const requestTimeout = whole('requestTimeoutMs', options.requestTimeoutMs, REQUEST_TIMEOUT_MS);
+  const headersTimeout = Math.min(whole('headersTimeoutMs', options.headersTimeoutMs, HEADERS_TIMEOUT_MS), requestTimeout);
+  // Node looks for expired requests every connectionsCheckingInterval (default 30 s)
+  const connectionsCheckingInterval = Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4)));
+  const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval }, (req, res) => {
+    closeAfterHugeBody(req, res);
     route(req, res).catch((err: unknown) => {
       const status = err instanceof HttpError ? err.status : 500;
       const message = err instanceof HttpError ? err.message : 'Internal error.';
-      if (!res.headersSent) sendJson(res, status, { error: message });
+      if (!res.headersSent) (discardBody(req), sendJson(res, status, { error: message }));
       else res.end();
     });
   });
@@ -182,6 +191,10 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
     token,
     request: session.request,
     session,
+    server,
+    get openStreams() {
+      return streams.size;
+    },
     serve: (runner) => session.serve(runner),
     listen: async () => {
       await feed?.start();
@@ -201,8 +214,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
         feed?.close();
         storeTurns?.close();
         session.close();
-        clearInterval(heartbeat);
-        for (const res of streams) res.end();
+        streams.endAll();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
@@ -212,4 +224,13 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
 /** A 409 for a second decision, with the one that won (when an operator's). */
 function alreadyDecided(res: ServerResponse, decision?: OperatorAnswer, decidedBy?: string): void {
   sendJson(res, 409, { error: 'This request was already decided.', ...(decision === undefined ? {} : { decision }), ...(decidedBy === undefined ? {} : { decidedBy }) });
+}
+
+/** A whole, positive knob below Node's timer limit (undefined: the default). */
+function whole(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1 || value > 2_147_483_647) {
+    throw new ConfigurationError(`${name} must be a whole number from 1 to 2147483647 (got ${String(value)}).`);
+  }
+  return value;
 }

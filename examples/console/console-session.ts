@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Observable, Subscription } from 'rxjs';
 import type { ApprovalRequest, ChatMessage, TurnEvent, TurnInput } from '../../src/index.js';
 import { scrubCredentials } from '../../src/index.js';
@@ -22,6 +23,11 @@ export interface ConsoleSessionOptions {
    * request still waiting for a decision is kept until it is decided). Default 1000.
    */
   readonly maxReplayRecords?: number;
+  /**
+   * The conversation every turn of the session belongs to (an operator's Always lasts as long as
+   * it). Default: a new random id per session.
+   */
+  readonly conversationId?: string;
 }
 
 /** The default size of the replay log. */
@@ -39,6 +45,8 @@ export class ConsoleSession {
   private readonly watchers = new Set<(record: WireRecord) => void>();
   private readonly observers = new Set<(record: WireRecord) => void>();
   private readonly channel: string;
+  /** The conversation of the session's turns: an Always allows the tool for the whole session. */
+  readonly conversationId: string;
   private readonly maxRecords: number;
   /** Requests of turns followed elsewhere (a store) still waiting: their opening records stay in the log. */
   private readonly pinned = new Set<string>();
@@ -50,6 +58,7 @@ export class ConsoleSession {
 
   constructor(options: ConsoleSessionOptions = {}) {
     this.channel = options.channel ?? 'web-console';
+    this.conversationId = options.conversationId ?? `console-${randomUUID()}`;
     const max = options.maxReplayRecords ?? MAX_REPLAY_RECORDS;
     this.maxRecords = Number.isFinite(max) && max >= 1 ? Math.floor(max) : MAX_REPLAY_RECORDS;
     this.approvals = new PendingApprovals({
@@ -77,6 +86,11 @@ export class ConsoleSession {
   /** How many records the replay log holds now (at most `maxReplayRecords`, plus open requests). */
   get replayLength(): number {
     return this.log.length;
+  }
+
+  /** How many pages watch now as operators (an open event stream each). */
+  get operators(): number {
+    return this.watchers.size;
   }
 
   get turnRunning(): boolean {
@@ -120,7 +134,7 @@ export class ConsoleSession {
       this.publish(error === undefined ? { type: 'turn-end' } : { type: 'turn-end', error });
     };
     running.subscription = this.runner
-      .run({ message, history: this.history, signal: controller.signal, ingress: { channel: this.channel } })
+      .run({ message, history: this.history, signal: controller.signal, ingress: { channel: this.channel }, conversationId: this.conversationId })
       // the page joins the deltas in one bubble: a secret split between two must be scrubbed whole
       .pipe(scrubTextDeltas())
       .subscribe({

@@ -59,9 +59,19 @@ export function checkHost(req: IncomingMessage, allowed: ReadonlySet<string>): v
   }
 }
 
+/** The loopback names, besides the address itself, a console bound to an address answers to. */
+const LOOPBACK_NAMES: Readonly<Record<string, readonly string[]>> = {
+  '127.0.0.1': ['localhost'],
+  '::1': ['localhost'],
+  '0.0.0.0': ['127.0.0.1', 'localhost'],
+  '::': ['127.0.0.1', '[::1]', 'localhost'],
+};
+
 /**
  * The `host:port` values a console bound to `address` answers to: the address itself
- * (IPv6 in brackets), plus `localhost:port` for a loopback address, plus any `extra`.
+ * (IPv6 in brackets), plus `localhost:port` for a loopback address, plus the loopback names for
+ * a wildcard bind (`0.0.0.0`, `::`), plus any `extra`. Any other name (the machine's own on the
+ * network included) must be in `extra`.
  *
  * @example
  * ```ts
@@ -71,12 +81,15 @@ export function checkHost(req: IncomingMessage, allowed: ReadonlySet<string>): v
 export function boundHosts(address: string, port: number, extra: readonly string[] = []): Set<string> {
   const host = address.includes(':') ? `[${address}]` : address;
   const hosts = new Set([`${host}:${port}`.toLowerCase(), ...extra.map((h) => h.trim().toLowerCase())]);
-  if (address === '127.0.0.1' || address === '::1') hosts.add(`localhost:${port}`);
+  for (const name of LOOPBACK_NAMES[address] ?? []) hosts.add(`${name}:${port}`);
   return hosts;
 }
 
 /**
- * Refuses a state-changing request sent from another origin (the browser says so in `Origin`).
+ * Refuses a state-changing request that a browser says came from another page: an `Origin` that
+ * is not this console's own (`null` included), or a `Sec-Fetch-Site` other than `same-origin` or
+ * `none` (a cross-site or same-site request, even one that carries no `Origin`). A client that is
+ * not a browser sends neither and passes on its token alone.
  *
  * @example
  * ```ts
@@ -84,9 +97,13 @@ export function boundHosts(address: string, port: number, extra: readonly string
  * ```
  */
 export function checkOrigin(req: IncomingMessage): void {
-  const origin = req.headers.origin;
-  if (origin !== undefined && origin !== `http://${req.headers.host ?? ''}`) {
+  const origin = req.headers.origin?.toLowerCase();
+  if (origin !== undefined && origin !== `http://${req.headers.host ?? ''}`.toLowerCase()) {
     throw new HttpError(403, 'Cross-origin requests are refused.');
+  }
+  const site = req.headers['sec-fetch-site']?.toLowerCase();
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    throw new HttpError(403, 'Cross-site requests are refused.');
   }
 }
 
@@ -95,9 +112,8 @@ const DRAIN_LIMIT = 1024 * 1024;
 
 /**
  * Reads a JSON object body of at most `limit` bytes (415 unless it is `application/json`,
- * 413 when too large, 400 when it is not a JSON object). The rest of a body that is too large
- * is read and dropped, so the client gets its 413 and the connection serves the next request;
- * past another megabyte the connection is closed.
+ * 413 when too large, 400 when it is not a JSON object). A body declared too large is refused
+ * before any of it is read; one that turns out too large stops being read (see `discardBody`).
  *
  * @example
  * ```ts
@@ -139,29 +155,56 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-/** The body as UTF-8 text, or a 413 once it passes `limit` (what follows is drained, not kept). */
+/** The body as UTF-8 text, or a 413 once it passes `limit` (reading stops there: `discardBody` drops the rest). */
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let dropped = -1;
-    const tooLarge = (): void => {
-      dropped = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData).pause();
       chunks.length = 0;
       reject(new HttpError(413, `The body is larger than ${limit} bytes.`));
     };
-    req.on('data', (chunk: Buffer) => {
-      if (dropped >= 0) {
-        dropped += chunk.length;
-        if (dropped > DRAIN_LIMIT) req.socket.destroy();
-        return;
-      }
-      size += chunk.length;
-      if (size > limit) return tooLarge();
-      chunks.push(chunk);
-    });
+    if (Number(req.headers['content-length']) > limit) return reject(new HttpError(413, `The body is larger than ${limit} bytes.`));
+    req.on('data', onData);
     req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.once('error', reject);
-    if (Number(req.headers['content-length']) > limit) tooLarge();
   });
+}
+
+/**
+ * Drops the unread rest of a request's body (a refusal before it was read: 401, 403, 413, 415,
+ * 421…, or a GET that has one): up to `DRAIN_LIMIT` bytes are read and dropped, so a keep-alive
+ * connection serves its next request; past that the connection is closed, never read to the end.
+ * Call it before the response is sent (node:http would otherwise read all of it, however large).
+ *
+ * @example
+ * ```ts
+ * discardBody(req);
+ * sendJson(res, 401, { error: 'This console needs its session token.' });
+ * ```
+ */
+export function discardBody(req: IncomingMessage): void {
+  if (req.complete || req.destroyed || req.listenerCount('data') > 0) return;
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DRAIN_LIMIT) req.socket.destroy();
+  });
+  req.resume();
+}
+
+/**
+ * Marks the response of a request whose declared body is past `DRAIN_LIMIT` `connection: close`:
+ * whatever it is, the console never reads that much, so the connection cannot serve another.
+ *
+ * @example
+ * ```ts
+ * createServer((req, res) => (closeAfterHugeBody(req, res), route(req, res)));
+ * ```
+ */
+export function closeAfterHugeBody(req: IncomingMessage, res: ServerResponse): void {
+  if (Number(req.headers['content-length']) > DRAIN_LIMIT) res.setHeader('connection', 'close');
 }

@@ -217,3 +217,24 @@ describe('the console as a backchannel front door', () => {
     await expect(firstValueFrom(web.request(req, new AbortController().signal))).resolves.toBeNull();
   });
 });
+
+describe("an operator's Always lasts the console session, not one turn", () => {
+  it('after Always, the next turn of the session writes without a request; a new session asks again', async () => {
+    const rc = await consoleFor();
+    const first = await pendingApproval(rc);
+    const ended = nextRecord(rc.web, (r) => r.event.type === 'turn-end', rc.web.session.lastSeq);
+    expect((await post(rc, `/api/approvals/${first}`, { decision: 'always' })).status).toBe(200);
+    await ended;
+    const since = rc.web.session.lastSeq;
+    const secondEnd = nextRecord(rc.web, (r) => r.event.type === 'turn-end', since);
+    expect((await post(rc, '/api/turns', { message: 'save it again' })).status).toBe(202);
+    await secondEnd;
+    const second = (rc.web.session as unknown as { log: WireRecord[] }).log.filter((r) => r.seq > since).map((r) => r.event);
+    expect(second.filter((e) => e.type === 'approval-open')).toEqual([]);
+    expect(second.filter((e) => e.type === 'tool-result' && e.name === 'file_write').map((e) => (e as { outcome: string }).outcome)).toEqual(['executed']);
+    // another console session is another conversation: it is asked again
+    const other = await consoleFor();
+    expect(other.web.session.conversationId).not.toBe(rc.web.session.conversationId);
+    expect(await pendingApproval(other)).toEqual(expect.any(String));
+  });
+});

@@ -115,8 +115,8 @@ export async function chromiumExecutable(source: ChromiumSource = 'auto', system
 }
 
 /**
- * Headless Chromium with our own arguments (web security on); a system binary that fails to
- * start falls back to the npm-shipped one.
+ * Headless Chromium with our own arguments (web security on), plus `extraArgs` (a test's
+ * `--host-resolver-rules`); a system binary that fails to start falls back to the npm-shipped one.
  *
  * @example
  * ```ts
@@ -124,16 +124,21 @@ export async function chromiumExecutable(source: ChromiumSource = 'auto', system
  * const page = await browser.newPage();
  * ```
  */
-export async function launchChromium(source: ChromiumSource = 'auto', systemPath: string = SYSTEM_CHROMIUM): Promise<Browser> {
+export async function launchChromium(
+  source: ChromiumSource = 'auto',
+  systemPath: string = SYSTEM_CHROMIUM,
+  extraArgs: readonly string[] = [],
+): Promise<Browser> {
   const executablePath = await chromiumExecutable(source, systemPath);
-  if (executablePath !== systemPath) return launchNpmChromium(executablePath);
+  const args = [...CHROMIUM_ARGS, ...extraArgs];
+  if (executablePath !== systemPath) return launchNpmChromium(executablePath, args);
   try {
-    return await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS] });
+    return await chromium.launch({ executablePath, args });
   } catch {
     // a system binary that is there but does not start (a broken install): the npm-shipped one
-    return launchNpmChromium(await npmChromium());
+    return launchNpmChromium(await npmChromium(), args);
   }
 }
 
-const launchNpmChromium = (executablePath: string): Promise<Browser> =>
-  chromium.launch({ executablePath, env: npmChromiumEnv(executablePath), args: [...CHROMIUM_ARGS] });
+const launchNpmChromium = (executablePath: string, args: string[]): Promise<Browser> =>
+  chromium.launch({ executablePath, env: npmChromiumEnv(executablePath), args });

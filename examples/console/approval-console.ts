@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Observable } from 'rxjs';
 import { ConfigurationError, type ApprovalRequest } from '../../src/index.js';
-import type { DurableAgent, StoredTurn } from '../../src/durable/index.js';
+import { idProblem, type DurableAgent, type StoredTurn } from '../../src/durable/index.js';
 import { ConsoleSession, type ConsoleSessionOptions, type TurnRunner } from './console-session.js';
 import { DurableFeed } from './durable-feed.js';
 import { StoreTurns } from './store-turns.js';
@@ -103,6 +103,10 @@ export function createApprovalConsole(options: ApprovalConsoleOptions = {}): App
   const token = options.token ?? randomBytes(24).toString('base64url');
   if (!/^[A-Za-z0-9_-]{16,}$/.test(token)) {
     throw new ConfigurationError('The console token must be at least 16 base64url characters.');
+  }
+  for (const [value, what] of [[options.decidedBy, 'decidedBy'], [options.conversationId, 'conversationId']] as const) {
+    const problem = value === undefined ? undefined : idProblem(value);
+    if (problem !== undefined) throw new ConfigurationError(`The console's ${what} ${problem}; the store keeps it as an id.`);
   }
   const session = new ConsoleSession(options);
   const feed = options.durable ? new DurableFeed(options.durable, session, { decidedBy: options.decidedBy ?? 'web-console', showTurn: options.showTurn }) : undefined;

@@ -1,3 +1,4 @@
+import { idProblem } from '../../src/durable/index.js';
 import { HttpError } from './http-util.js';
 import type { OperatorAnswer } from './wire.js';
 
@@ -27,13 +28,20 @@ export function parseUrl(target: string | undefined): URL {
   }
 }
 
-/** A `%`-escaped path segment as text; a malformed escape (`%zz`, a cut UTF-8 sequence) is a 400. */
+/**
+ * A `%`-escaped path segment as a request id; a malformed escape (`%zz`, a cut UTF-8 sequence) is
+ * a 400, and so is text that is no id a turn store keeps (`idProblem`: a NUL, over 256 characters, …).
+ */
 export function decodeId(segment: string): string {
+  let id: string;
   try {
-    return decodeURIComponent(segment);
+    id = decodeURIComponent(segment);
   } catch {
     throw new HttpError(400, 'The request id has a malformed % escape.');
   }
+  const problem = idProblem(id);
+  if (problem !== undefined) throw new HttpError(400, `The request id ${problem}.`);
+  return id;
 }
 
 /** The store's turn id a decision names (optional: the console knows the turn of a card it shows); malformed is a 400. */

@@ -1,4 +1,5 @@
 import type { ObservableInput } from 'rxjs';
+import type { ApprovalRequest } from './approval-request.js';
 import type { SlotResultData, TurnSnapshot } from './turn-snapshot.js';
 
 /**
@@ -12,6 +13,9 @@ import type { SlotResultData, TurnSnapshot } from './turn-snapshot.js';
  *   slot as `ready` (to run) or `filled` (decided by preparation).
  * - `started`: slot `slot` is about to run.
  * - `finished`: a slot's result is final.
+ * - `decided` (optional): an approval decision was made for `request`, which carries the tool's
+ *   real name (the `approval-decision` event carries it scrubbed): the durable store's audit log
+ *   and allow-list are written here. The decision event waits for it.
  *
  * Resuming the last snapshot with its slots as recorded (`running` for started, `done` for
  * finished) closes a `running` slot `interrupted` — or runs it again when its tool is
@@ -31,4 +35,13 @@ export interface TurnJournal {
   prepared(snapshot: TurnSnapshot): ObservableInput<unknown>;
   started(slot: number): ObservableInput<unknown>;
   finished(result: SlotResultData): ObservableInput<unknown>;
+  decided?(request: ApprovalRequest, decision: JournalDecision): ObservableInput<unknown>;
+}
+
+/** An approval decision as a journal records it. */
+export interface JournalDecision {
+  readonly decision: 'yes' | 'no' | 'always' | 'replace';
+  /** The deciding channel: the front door's name, the resuming caller's, or 'policy'. */
+  readonly decidedBy: string;
+  readonly byOperator: boolean;
 }

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { EMPTY, from, type Observable, switchMap } from 'rxjs';
+import { defer, EMPTY, from, type Observable, switchMap } from 'rxjs';
 import type { Agent } from '../agent/create-agent.js';
 import type { TurnEvent } from '../core/events.js';
 import { turnInputWith, type TurnInput } from '../core/turn-input.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
-import { SnapshotReplayedError } from '../core/errors.js';
+import { ConfigurationError, SnapshotReplayedError } from '../core/errors.js';
 import type { ResumeDecision } from '../loop/check-snapshot.js';
 import { snapshotKeyOf, verifySeal } from '../loop/seal-snapshot.js';
 import { DurableStoreError } from './durable-errors.js';
+import { checkId, idProblem, isStoreId } from './durable-ids.js';
 import { persistTurn } from './persist-turn.js';
 import { storeJournal } from './store-journal.js';
 import type { StoredDecision, StoredInput, StoredTurn, TurnStore } from './turn-store.js';
@@ -26,13 +27,18 @@ export type DecisionOutcome =
   | { readonly status: 'accepted'; readonly decision: StoredDecision; /** every pending request of the turn is decided */ readonly ready: boolean }
   | { readonly status: 'taken'; readonly winner: StoredDecision }
   | { readonly status: 'not-pending' }
+  /** The decision is not one, or an id (turn, request, decider) is not: not a string, empty, over 256 characters, a NUL, … (`idProblem`). */
   | { readonly status: 'invalid' };
 
 /** An agent whose turns live in a `TurnStore`: they park, survive restarts and crashes, and go on in any process. */
 export interface DurableAgent {
   readonly agent: Agent;
   readonly store: TurnStore;
-  /** Runs a turn here, kept in the store as it goes (its id: `input.ingress.turnId`, else a new one). */
+  /**
+   * Runs a turn here, kept in the store as it goes (its id: `input.ingress.turnId`, else a new one).
+   * A turn or conversation id that is not an id (`idProblem`) fails it with a `DurableStoreError`,
+   * before the store is written; so does `submit` (rejects) and `continue` (for its turn id).
+   */
   run(input: TurnInput): Observable<TurnEvent>;
   /** Records a turn to run on a worker (`onReady`); resolves with its id. */
   submit(input: TurnInput): Promise<string>;
@@ -67,14 +73,24 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
   const { store } = options;
   const owner = options.owner ?? randomUUID();
   const name = agent.resolved.name;
+  for (const [value, what] of [[owner, 'owner'], [name, "agent's name"]] as const) {
+    const problem = idProblem(value);
+    if (problem !== undefined) throw new ConfigurationError(`durableAgent: the ${what} ${problem}; the store keeps it as an id.`);
+  }
 
-  const stored = (input: TurnInput): StoredInput => ({
-    message: input.message,
-    ...(input.history ? { history: input.history } : {}),
-    ...(input.tools ? { tools: input.tools } : {}),
-    ...(input.memory ? { memory: input.memory } : {}),
-    ingress: { ...(input.ingress ?? { channel: 'cli' }), turnId: input.ingress?.turnId ?? agent.resolved.ids() },
-  });
+  /** The turn's input as the store keeps it; its ids checked first (a `DurableStoreError` names the one that is not an id). */
+  const stored = (input: TurnInput): StoredInput => {
+    const turnId = checkId(input.ingress?.turnId ?? agent.resolved.ids(), 'turn id');
+    const conversationId: unknown = input.conversationId;
+    if (conversationId !== undefined && conversationId !== null && conversationId !== '') checkId(conversationId, 'conversation id');
+    return {
+      message: input.message,
+      ...(input.history ? { history: input.history } : {}),
+      ...(input.tools ? { tools: input.tools } : {}),
+      ...(input.memory ? { memory: input.memory } : {}),
+      ingress: { ...(input.ingress ?? { channel: 'cli' }), turnId },
+    };
+  };
 
   /** The turn's input with the conversation's history, allow-list and activated tools from the store. */
   const prepare = async (input: StoredInput, conversationId: string | null): Promise<TurnInput> => {
@@ -131,7 +147,7 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
       return turn.turnId;
     },
     async decide(turnId, requestId, decision, decidedBy = 'operator') {
-      if (!isDecision(decision)) return { status: 'invalid' };
+      if (!isDecision(decision) || !isStoreId(turnId) || !isStoreId(requestId) || !isStoreId(decidedBy)) return { status: 'invalid' };
       const turn = await store.getTurn(turnId);
       if (!turn || !turn.pending.some((r) => r.requestId === requestId)) return { status: 'not-pending' };
       const result = await store.decide({ turnId, requestId, decision, decidedBy });
@@ -142,7 +158,7 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
       return { status: 'accepted', decision: result.decision, ready };
     },
     continue: (turnId, opts = {}) =>
-      from(store.getTurn(turnId)).pipe(
+      defer(() => store.getTurn(checkId(turnId, 'turn id'))).pipe(
         switchMap((turn) => {
           if (!turn) throw new DurableStoreError(`No turn '${turnId}' in the store.`);
           return from(claimFor(turn, opts.takeOver === true));

@@ -16,3 +16,4 @@ export { persistTurn, type PersistTarget } from './persist-turn.js';
 export { turnEvents, type TurnEventsOptions } from './turn-events.js';
 export { turnQueue, type TurnQueue, type TurnQueueOptions } from './turn-queue.js';
 export { DurableStoreError, TurnTakenOverError } from './durable-errors.js';
+export { idProblem, MAX_ID_LENGTH } from './durable-ids.js';

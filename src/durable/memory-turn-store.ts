@@ -1,5 +1,6 @@
 import type { TurnEvent } from '../core/events.js';
 import type { ChatMessage } from '../core/messages.js';
+import { checkedStore } from './checked-store.js';
 import { DurableStoreError } from './durable-errors.js';
 import type { AuditRecord, StoreChange, StoredDecision, StoredEvent, StoredTurn, TurnPatch, TurnStore } from './turn-store.js';
 
@@ -35,7 +36,7 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
     changed('turn', turn.turnId);
     return copy(turn);
   };
-  return {
+  return checkedStore({
     backend: 'memory',
     async createTurn({ turnId, agent, conversationId, input, status, owner }) {
       if (turns.has(turnId)) throw new DurableStoreError(`A turn with id '${turnId}' exists already.`);
@@ -124,5 +125,5 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
     async close() {
       listeners.clear();
     },
-  };
+  });
 }

@@ -17,10 +17,11 @@ export interface PersistTarget {
 /**
  * Keeps a turn's events in its store as they pass: each event appended to the turn's log (a
  * burst in one write, in order; `done` without its history and snapshot, logged after the row is
- * updated), each approval decision in the audit log and an `always` in its conversation's
- * allow-list. Before `done` goes on, the turn's row says how it ended — `parked` with its snapshot and pending requests, or `done` with
- * the conversation's history saved — so whoever sees `done` can rely on the store. A write that
- * fails errors the stream (a claim lost to another worker: `TurnTakenOverError`).
+ * updated). The audit log and the allow-list are the journal's (`storeJournal`): it has the
+ * tool's real name, the events a scrubbed one. Before `done` goes on, the turn's row says how it
+ * ended — `parked` with its snapshot and pending requests, or `done` with the conversation's
+ * history saved — so whoever sees `done` can rely on the store. A write that fails errors the
+ * stream (a claim lost to another worker: `TurnTakenOverError`).
  *
  * ```
  * source: -a-b--(d|)
@@ -80,12 +81,6 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
             return;
           }
           queued.push(event);
-          if (event.type === 'approval-decision') {
-            void then(() =>
-              store.appendAudit({ turnId, conversationId, requestId: event.requestId, toolName: event.toolName, decision: event.decision, decidedBy: event.decidedBy, byOperator: event.byOperator, at: Date.now() }),
-            );
-            if (event.decision === 'always' && conversationId !== null) void then(() => store.allow(conversationId, event.toolName));
-          }
           subscriber.next(event);
           if (!scheduled) {
             scheduled = true;

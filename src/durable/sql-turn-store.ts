@@ -1,3 +1,4 @@
+import { checkedStore } from './checked-store.js';
 import { columnCipher, type ColumnCipher } from './column-cipher.js';
 import { DurableStoreError } from './durable-errors.js';
 import { migrate, type SqlDriver } from './sql-migrations.js';
@@ -102,7 +103,7 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
   const toTurn = (r: TurnRow): StoredTurn => turnOf(r, cipher);
   /** A column's JSON as stored: encrypted (with its column and owner as context) when the store has a key. */
   const sealed = (value: unknown, context: string): string => json(value === null ? null : cipher.seal(value, context));
-  return {
+  return checkedStore({
     backend: driver.backend,
     async createTurn({ turnId, agent, conversationId, input, status, owner }) {
       const rows = await q<TurnRow>(
@@ -214,5 +215,5 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
       await watcher.close();
       await driver.close();
     },
-  };
+  });
 }

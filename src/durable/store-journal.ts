@@ -10,6 +10,8 @@ import type { TurnStore } from './turn-store.js';
  * (each writes the newest state), fenced by the worker's `attempt`: once another worker claimed
  * the turn, every write fails with `TurnTakenOverError` and the loop stops before anything else runs.
  * A checkpoint changed by a slot is sealed again with the agent's `snapshotKey` (same sequence).
+ * Each approval decision goes to the store's audit log (and an `always` to its conversation's
+ * allow-list) under the tool's real name, as the request has it — events show it scrubbed.
  *
  * @example
  * ```ts
@@ -42,5 +44,10 @@ export function storeJournal(store: TurnStore, turnId: string, attempt: number, 
     },
     started: (slot) => setSlot(slot, (old) => (old.state === 'ready' ? { ...old, state: 'running' } : old)),
     finished: (result) => setSlot(result.slot, () => ({ state: 'done', result })),
+    async decided(request, { decision, decidedBy, byOperator }) {
+      const conversationId = request.conversationId ?? null;
+      await store.appendAudit({ turnId, conversationId, requestId: request.requestId, toolName: request.toolName, decision, decidedBy, byOperator, at: Date.now() });
+      if (decision === 'always' && conversationId !== null) await store.allow(conversationId, request.toolName);
+    },
   };
 }

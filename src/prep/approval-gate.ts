@@ -1,4 +1,4 @@
-import { concat, concatAll, defer, map, type Observable, of, throwError } from 'rxjs';
+import { concat, concatMap, defer, from, ignoreElements, type Observable, of, throwError } from 'rxjs';
 import type { ApprovalRequest } from '../core/approval-request.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { TurnEvent } from '../core/events.js';
@@ -21,7 +21,8 @@ import { APPROVED } from './with-approved-marker.js';
  * operator's sanitized text); nobody answered → `denied` by policy. Verdict and request carry
  * the turn's scope (conversation, else turn), so an `always` counts only there. A prompted call is marked
  * `prompted` (its batch runs sequentially). Withdrawn by the turn's signal, the prompt records
- * no decision. No approval manager = no gate.
+ * no decision. No approval manager = no gate. A durable turn's journal records each decision
+ * with the tool's real name before its `approval-decision` event (whose name is scrubbed) goes out.
  *
  * ```
  * calls:    a-------         a needs a prompt
@@ -99,9 +100,10 @@ function decided(
 ): Observable<PreparedCall | TurnEvent> {
   const { resolved } = ctx;
   const { requestId, toolName } = request;
+  const journal = ctx.turn.journal;
   return approval.decide(request, { now: () => resolved.clock.now(), answer }).pipe(
-    map((decision) => {
-      if (decision.decision === 'pause') return [{ ...call, paused: request }] as const; // parked: no decision yet
+    concatMap((decision) => {
+      if (decision.decision === 'pause') return of({ ...call, paused: request }); // parked: no decision yet
       if (decision.error !== undefined) {
         resolved.logger.warn({ err: decision.error, tool: toolName, requestId }, 'approval front door failed; denied by policy');
       }
@@ -113,9 +115,13 @@ function decided(
         decidedBy: decision.decidedBy,
         byOperator: decision.byOperator,
       };
-      return [event, settle(call, decision, ctx)] as const;
+      const settled: Observable<PreparedCall | TurnEvent> = of(event, settle(call, decision, ctx));
+      const record = journal?.decided;
+      if (record === undefined) return settled;
+      // the journal (a durable store's audit log and allow-list) records the request's real name
+      const recorded = { decision: decision.decision, decidedBy: decision.decidedBy, byOperator: decision.byOperator };
+      return concat(defer(() => from(record.call(journal, request, recorded))).pipe(ignoreElements()), settled);
     }),
-    concatAll(),
   );
 }
 

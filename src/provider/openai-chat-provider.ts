@@ -1,9 +1,10 @@
 import { Observable, type Subscriber } from 'rxjs';
 import { ProviderError } from '../core/errors.js';
 import { thrownMessage } from '../core/read-thrown.js';
+import { scrubErrorChain } from '../results/scrub-error-chain.js';
 import type { OpenAIToolSpec, ToolSpec } from '../core/tool.js';
 import { withFirstFailure } from './first-failure-retries.js';
-import { toProviderError, truncatedStreamError } from './openai-error.js';
+import { redactClientKey, toProviderError, truncatedStreamError } from './openai-error.js';
 import type { ModelProvider, ProviderEvent, ProviderRequest } from './provider.js';
 import type {
   OpenAIChatChunk,
@@ -155,7 +156,8 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
     try {
       typed = toProviderError(name, client, err, phase);
     } catch {
-      typed = new ProviderError(`Provider '${name}' failed: ${thrownMessage(err)}`, { cause: err }); // a failure whose fields cannot be read
+      // a failure whose fields cannot be read
+      typed = scrubErrorChain(new ProviderError(`Provider '${name}' failed: ${thrownMessage(err)}`, { cause: err }), (text) => redactClientKey(text, client));
     }
     subscriber.error(typed);
   }

@@ -1,4 +1,5 @@
 import { ProviderError } from '../core/errors.js';
+import { scrubErrorChain } from '../results/scrub-error-chain.js';
 import { RetriedFailure } from './first-failure-retries.js';
 
 /** The error classes an `openai` client exposes as statics (`OpenAI.APIError`, …). */
@@ -13,7 +14,10 @@ export type FailurePhase = 'request' | 'stream';
 
 /**
  * Turns whatever the `openai` client threw into a `ProviderError` with a clear message and the
- * HTTP status when there is one. `client` is used only to recognise its error classes.
+ * HTTP status when there is one. `client` is used to recognise its error classes, and its own
+ * key is redacted: a server may echo it in a 401 body. The error is scrubbed whole
+ * (`scrubErrorChain`) — message, stack, the client's error kept as its `cause` (its body too)
+ * and its JSON — since it reaches the caller, logs and spans.
  *
  * @example
  * ```ts
@@ -22,13 +26,12 @@ export type FailurePhase = 'request' | 'stream';
  */
 export function toProviderError(provider: string, client: object, err: unknown, phase: FailurePhase): ProviderError {
   const made = err instanceof RetriedFailure ? describeRetried(provider, client, err, phase) : describeFailure(provider, client, err, phase);
-  const redacted = redactClientKey(made.message, client);
-  return redacted === made.message ? made : new ProviderError(redacted, { status: made.status, cause: err });
+  return scrubErrorChain(made, (text) => redactClientKey(text, client));
 }
 
 /**
  * The message with every occurrence of the client's own API key (`client.apiKey`, 8 characters
- * or more) replaced by `[REDACTED]`: a server may echo the key in a 401 body, and the message
+ * or more) replaced by `[REDACTED]`: a server may echo the key in a 401 body, and the error
  * reaches logs, spans and the caller.
  *
  * @example

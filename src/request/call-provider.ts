@@ -4,6 +4,7 @@ import { isThrownError, readThrown, thrownMessage } from '../core/read-thrown.js
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
 import { scrubDelta } from '../results/scrub-delta.js';
+import { scrubErrorChain } from '../results/scrub-error-chain.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { hideMarkup } from './hide-markup.js';
 import { IdleTimer } from './idle-timer.js';
@@ -210,9 +211,14 @@ function contractBreach(event: unknown): string | undefined {
   }
 }
 
+/**
+ * What the caller sees of a provider's failure: its own `ToolLoopError`, else a `ProviderError`
+ * around it; either scrubbed whole (message, stack, cause chain, JSON), as a provider's error can
+ * echo a key.
+ */
 function asProviderError(provider: string, err: unknown): ToolLoopError {
-  if (isThrownError(err) && err instanceof ToolLoopError) return err;
+  if (isThrownError(err) && err instanceof ToolLoopError) return scrubErrorChain(err);
   const status = typeof readThrown(err, 'status') === 'number' ? (readThrown(err, 'status') as number) : undefined;
   const reason = thrownMessage(err);
-  return new ProviderError(`Provider '${provider}' failed${status ? ` (HTTP ${status})` : ''}: ${reason}`, { status, cause: err });
+  return scrubErrorChain(new ProviderError(`Provider '${provider}' failed${status ? ` (HTTP ${status})` : ''}: ${reason}`, { status, cause: err }));
 }

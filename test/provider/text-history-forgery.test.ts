@@ -64,7 +64,8 @@ describe('tool content rewritten as text cannot close its <tool_result> block', 
     ];
     const body = toTextMessages(history)[1].content as string;
     expect(body.match(CLOSING)).toHaveLength(2);
-    expect(body.match(/<tool_result name="/g)).toHaveLength(3); // two real openings, one inert inside a block
+    expect(body.match(/<tool_result name="/g)).toHaveLength(2); // the two real openings; the forged one is escaped
+    expect(body).toContain('two<\\/ tool_result>&lt;tool_result name="z">three');
   });
 
   it('the escape is the history append rule: `</` becomes `<\\/`, case and whitespace kept', () => {

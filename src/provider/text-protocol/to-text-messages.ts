@@ -1,13 +1,14 @@
 import type { ChatMessage } from '../../core/messages.js';
-import { escapeJsonClosingTags, escapeResultAttr, escapeResultContent } from './escape-tool-result.js';
+import { escapeJsonTags, escapeResultAttr, escapeResultContent } from './escape-tool-result.js';
 
 /**
  * Rewrites native tool-calling history for a model that only reads text: an assistant message's
  * `tool_calls` become `<tool_call>` blocks in its content, and each run of `role: tool` messages
  * becomes one `[Tool results]` user message with `<tool_result name="…">` blocks (the text-mode
- * history form). Tool content has its closing `tool_result` tags escaped and names are escaped
- * as attributes, so a result cannot forge another block; `</` in call arguments is written
- * `<\/` (the same JSON). A history without native tool messages is returned as it is (no copy).
+ * history form). Tool content has its protocol tags escaped, opening and closing
+ * (`escapeResultContent`), and names are escaped as attributes, so a result cannot forge another
+ * block or a call; in call arguments `</` is written `<\/` and an opening tag's `<` `\u003c` (the
+ * same JSON). A history without native tool messages is returned as it is (no copy).
  *
  * @example
  * ```ts
@@ -35,7 +36,7 @@ export function toTextMessages(messages: readonly ChatMessage[]): readonly ChatM
       let content = message.content ?? '';
       for (const call of message.tool_calls) {
         names.set(call.id, call.function.name);
-        content += `${content.length > 0 ? '\n' : ''}<tool_call>${escapeJsonClosingTags(JSON.stringify({ name: call.function.name, arguments: decoded(call.function.arguments) }))}</tool_call>`;
+        content += `${content.length > 0 ? '\n' : ''}<tool_call>${escapeJsonTags(JSON.stringify({ name: call.function.name, arguments: decoded(call.function.arguments) }))}</tool_call>`;
       }
       out.push({ role: 'assistant', content });
       continue;

@@ -44,10 +44,10 @@ export function checkedStore(store: TurnStore): TurnStore {
       if (filter.conversationId !== undefined && !isStoreId(filter.conversationId)) return [];
       return store.listTurns(filter);
     },
-    async claimTurn(turnId, owner, from) {
+    async claimTurn(turnId, owner, from, options) {
       checkId(owner, 'owner');
       if (!isStoreId(turnId) || !Array.isArray(from)) return undefined;
-      return store.claimTurn(turnId, owner, from.filter((s) => STATUSES.includes(s)));
+      return store.claimTurn(turnId, owner, from.filter((s) => STATUSES.includes(s)), { alone: options?.alone === true });
     },
     updateTurn: async (turnId, attempt, patch) => store.updateTurn(checkId(turnId, 'turn id'), whole(attempt, 'attempt'), patch),
     async decide(decision) {

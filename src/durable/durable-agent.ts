@@ -7,7 +7,7 @@ import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import { ConfigurationError, SnapshotReplayedError } from '../core/errors.js';
 import type { ResumeDecision } from '../loop/check-snapshot.js';
 import { snapshotKeyOf, verifySeal } from '../loop/seal-snapshot.js';
-import { DurableStoreError } from './durable-errors.js';
+import { ConversationBusyError, DurableStoreError } from './durable-errors.js';
 import { checkId, idProblem, isStoreId } from './durable-ids.js';
 import { persistTurn } from './persist-turn.js';
 import { storeJournal } from './store-journal.js';
@@ -48,8 +48,11 @@ export interface DurableAgent {
    * Goes on with a stored turn: starts a queued one, resumes a parked one whose decisions are all
    * in, or — with `takeOver` (a worker that knows the previous owner died) — recovers a running
    * one from its journal. Empty when there is nothing to do here (another instance claimed it).
+   * With `exclusive` (the queue's workers), it starts or resumes the turn only while no other turn
+   * of its conversation runs (the store's claim `alone`), and a queued turn only after those of its
+   * conversation queued before it; else it errors with `ConversationBusyError` and changes nothing.
    */
-  continue(turnId: string, options?: { signal?: AbortSignal; takeOver?: boolean }): Observable<TurnEvent>;
+  continue(turnId: string, options?: { signal?: AbortSignal; takeOver?: boolean; exclusive?: boolean }): Observable<TurnEvent>;
 }
 
 /**
@@ -161,7 +164,7 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
       defer(() => store.getTurn(checkId(turnId, 'turn id'))).pipe(
         switchMap((turn) => {
           if (!turn) throw new DurableStoreError(`No turn '${turnId}' in the store.`);
-          return from(claimFor(turn, opts.takeOver === true));
+          return from(claimFor(turn, opts.takeOver === true, opts.exclusive === true));
         }),
         switchMap((claimed) => (claimed ? runClaimed(claimed, opts.signal) : EMPTY)),
       ),
@@ -178,14 +181,36 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
   }
 
   /** Claims the turn when there is something to do with it here. */
-  async function claimFor(turn: StoredTurn, takeOver: boolean): Promise<StoredTurn | undefined> {
-    if (turn.status === 'queued') return store.claimTurn(turn.turnId, owner, ['queued']);
+  async function claimFor(turn: StoredTurn, takeOver: boolean, exclusive: boolean): Promise<StoredTurn | undefined> {
+    if (turn.status === 'queued') return claimStart(turn, 'queued', exclusive);
     if (turn.status === 'running') return takeOver ? store.claimTurn(turn.turnId, owner, ['running']) : undefined;
     if (turn.status !== 'parked') return undefined;
     const decided = new Set((await store.decisions(turn.turnId)).map((d) => d.requestId));
     if (!turn.pending.every((r) => decided.has(r.requestId))) return undefined;
-    return store.claimTurn(turn.turnId, owner, ['parked']);
+    return claimStart(turn, 'parked', exclusive);
   }
+
+  /** Claims a queued or parked turn; `exclusive`: only when its conversation has nothing running and nothing queued before it. */
+  async function claimStart(turn: StoredTurn, status: 'queued' | 'parked', exclusive: boolean): Promise<StoredTurn | undefined> {
+    const { conversationId } = turn;
+    if (!exclusive || conversationId === null) return store.claimTurn(turn.turnId, owner, [status]);
+    const busy = new ConversationBusyError(turn.turnId, conversationId);
+    const next = status === 'queued' ? await nextQueued(store, conversationId) : undefined;
+    if (next && next.turnId !== turn.turnId) throw busy; // an earlier one goes first
+    const claimed = await store.claimTurn(turn.turnId, owner, [status], { alone: true });
+    if (claimed) return claimed;
+    if ((await store.getTurn(turn.turnId))?.status === status) throw busy; // refused for another turn running, not taken
+    return undefined;
+  }
+}
+
+/**
+ * A conversation's queued turn that starts next: the first submitted (by the `updatedAt` its
+ * submitting instance wrote; a queued row is not written again before its claim), then by turn id.
+ */
+export async function nextQueued(store: TurnStore, conversationId: string): Promise<StoredTurn | undefined> {
+  const queued = await store.listTurns({ conversationId, status: 'queued' });
+  return queued.sort((a, b) => a.updatedAt - b.updatedAt || (a.turnId < b.turnId ? -1 : a.turnId > b.turnId ? 1 : 0))[0];
 }
 
 /** The stored decisions the snapshot waits for, keyed by request id. */

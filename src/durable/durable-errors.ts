@@ -15,3 +15,17 @@ export class TurnTakenOverError extends ToolLoopError {
     super(`Turn '${turnId}' was taken over by another worker; this run stops.`);
   }
 }
+
+/**
+ * `continue(id, { exclusive: true })` did not start the turn: another turn of its conversation is
+ * running, or one queued before it waits. Nothing changed; ask again later (the queue re-sends its job).
+ */
+export class ConversationBusyError extends ToolLoopError {
+  readonly code = 'conversation_busy';
+  constructor(
+    readonly turnId: string,
+    readonly conversationId: string,
+  ) {
+    super(`Turn '${turnId}' waits: conversation '${conversationId}' has a turn running or queued before it.`);
+  }
+}

@@ -15,5 +15,5 @@ export { storeJournal } from './store-journal.js';
 export { persistTurn, type PersistTarget } from './persist-turn.js';
 export { turnEvents, type TurnEventsOptions } from './turn-events.js';
 export { turnQueue, type TurnQueue, type TurnQueueOptions } from './turn-queue.js';
-export { DurableStoreError, TurnTakenOverError } from './durable-errors.js';
+export { ConversationBusyError, DurableStoreError, TurnTakenOverError } from './durable-errors.js';
 export { idProblem, MAX_ID_LENGTH } from './durable-ids.js';

@@ -52,9 +52,11 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
         .filter((t) => (filter.status === undefined || t.status === filter.status) && (filter.conversationId === undefined || t.conversationId === filter.conversationId))
         .map(copy);
     },
-    async claimTurn(turnId, owner, from) {
+    async claimTurn(turnId, owner, from, options = {}) {
       const turn = turns.get(turnId);
       if (!turn || !from.includes(turn.status)) return undefined;
+      const busy = (t: StoredTurn): boolean => t.turnId !== turnId && t.conversationId === turn.conversationId && t.status === 'running';
+      if (options.alone && turn.conversationId !== null && [...turns.values()].some(busy)) return undefined;
       return put({ ...turn, status: 'running', attempt: turn.attempt + 1, owner, updatedAt: now() });
     },
     async updateTurn(turnId, attempt, patch: TurnPatch) {

@@ -6,6 +6,8 @@ import { watchChanges, type ChangeWatcher } from './watch-changes.js';
 import type { AuditRecord, StoredDecision, StoredTurn, TurnStore } from './turn-store.js';
 
 const CHANNEL = 'rtl_change';
+/** The first key of a conversation's advisory lock (the second: the hash of its id) while a claim `alone` checks it. */
+const CONVERSATION_LOCK = 732_011_421;
 
 /** Options of the SQL stores. */
 export interface SqlStoreOptions {
@@ -91,7 +93,8 @@ export async function openSqlTurnStore(driver: SqlDriver, options: SqlStoreOptio
 /**
  * The turn store on a Postgres database (PostgreSQL through `pg`, or PGlite): the schema of
  * `MIGRATIONS`; decisions win first by the primary key (INSERT … ON CONFLICT DO NOTHING); claims
- * and fenced updates are single conditional UPDATEs; every change writes an `rtl_change` row
+ * and fenced updates are single conditional UPDATEs (a claim `alone` runs its check and UPDATE in
+ * one transaction under the conversation's advisory lock); every change writes an `rtl_change` row
  * and a NOTIFY, and watchers read the rows after the last they saw — woken by LISTEN where the
  * driver has it, else by polling.
  *
@@ -128,12 +131,23 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
       );
       return rows.map(toTurn);
     },
-    async claimTurn(turnId, owner, from) {
-      const rows = await q<TurnRow>(
-        noting('turn', `UPDATE rtl_turn SET status = 'running', attempt = attempt + 1, owner = $2, updated_at = $4 WHERE turn_id = $1 AND status = ANY($3::text[]) RETURNING *`),
-        [turnId, owner, [...from], now()],
-      );
-      return rows[0] && toTurn(rows[0]);
+    async claimTurn(turnId, owner, from, options = {}) {
+      const claim = async (query: SqlDriver['query']): Promise<StoredTurn | undefined> => {
+        const rows = await query<TurnRow>(
+          noting('turn', `UPDATE rtl_turn SET status = 'running', attempt = attempt + 1, owner = $2, updated_at = $4 WHERE turn_id = $1 AND status = ANY($3::text[]) RETURNING *`),
+          [turnId, owner, [...from], now()],
+        );
+        return rows[0] && toTurn(rows[0]);
+      };
+      if (!options.alone) return claim(q);
+      // the check and the claim under the conversation's lock: each statement reads what the previous holder committed
+      return driver.transaction(async (query) => {
+        const conversationId = (await query<{ conversation_id: string | null }>('SELECT conversation_id FROM rtl_turn WHERE turn_id = $1', [turnId]))[0]?.conversation_id;
+        if (conversationId === undefined || conversationId === null) return claim(query);
+        await query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CONVERSATION_LOCK, conversationId]);
+        const running = await query(`SELECT 1 FROM rtl_turn WHERE conversation_id = $1 AND status = 'running' AND turn_id <> $2 LIMIT 1`, [conversationId, turnId]);
+        return running.length > 0 ? undefined : claim(query);
+      });
     },
     async updateTurn(turnId, attempt, patch) {
       const has = (key: keyof typeof patch): boolean => Object.hasOwn(patch, key);

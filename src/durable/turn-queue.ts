@@ -1,7 +1,8 @@
 import { lastValueFrom } from 'rxjs';
 import type PgBoss from 'pg-boss';
-import type { DurableAgent } from './durable-agent.js';
-import type { StoredTurn } from './turn-store.js';
+import { nextQueued, type DurableAgent } from './durable-agent.js';
+import { ConversationBusyError } from './durable-errors.js';
+import type { StoredTurn, TurnStore } from './turn-store.js';
 
 /** Options of `turnQueue`. */
 export interface TurnQueueOptions {
@@ -16,6 +17,11 @@ export interface TurnQueueOptions {
   readonly expireInSeconds?: number;
   /** How often a job is retried (a crashed worker's, an expired one). Default 5. */
   readonly retryLimit?: number;
+  /**
+   * How long a turn whose conversation is busy (another turn of it running, or one queued before
+   * it) waits before its job asks again: the job is sent again with this `startAfter`. Default 2.
+   */
+  readonly busyRetrySeconds?: number;
 }
 
 /** Turns as pg-boss jobs: `enqueue` is `durableAgent`'s `onReady`; `work` runs them here. */
@@ -30,11 +36,19 @@ export interface TurnQueue {
 
 /**
  * A queue of turns on pg-boss (10.x: the newest release that runs on Node 20), shared by any
- * number of worker processes on any machines. The queue's policy is `singleton` and each job's
- * key is its conversation, so at most one turn per conversation runs at a time; a parked turn
- * resumes as a new job when its last decision arrives; a worker that dies mid-turn leaves its
- * job active until it expires, and pg-boss's retry takes the turn over from its journal
- * (`durable.continue(id, { takeOver: true })`).
+ * number of worker processes on any machines. At most one turn per conversation runs at a time,
+ * and a conversation's queued turns start in the order they were submitted; a busy conversation
+ * never holds up another's turns. pg-boss's `singleton` policy would hold them up: its fetch
+ * takes the oldest jobs and, when the first one's key is already active, fails on the unique
+ * index and returns nothing, so idle workers wait behind that conversation. So the queue's
+ * policy is `standard` (an older queue is switched to it), and the conversation's turn is
+ * claimed in the store with `durable.continue(id, { exclusive: true })`: refused while another
+ * of its turns runs (checked and claimed atomically) or an earlier one is queued, the job is
+ * sent again `busyRetrySeconds` later and completes. A worker that ends a turn sends the
+ * conversation's next queued turn a job at once. A parked turn resumes as a new job when its
+ * last decision arrives; a worker that dies mid-turn leaves its job active until it expires,
+ * and pg-boss's retry takes the turn over from its journal (`takeOver: true`) — until then its
+ * conversation's next turns wait, other conversations do not.
  *
  * @example
  * ```ts
@@ -50,12 +64,23 @@ export async function turnQueue(boss: PgBoss, options: TurnQueueOptions = {}): P
   const name = options.name ?? 'rtl-turns';
   const expireInSeconds = options.expireInSeconds ?? 900;
   const retryLimit = options.retryLimit ?? 5;
-  await boss.createQueue(name, { name, policy: 'singleton', expireInSeconds, retryLimit, retryDelay: 0 });
+  const busyRetrySeconds = options.busyRetrySeconds ?? 2;
+  await boss.createQueue(name, { name, policy: 'standard', expireInSeconds, retryLimit, retryDelay: 0 });
+  await boss.updateQueue(name, { name, policy: 'standard' }); // a queue created `singleton` by an earlier release
+  const send = async (turnId: string, startAfter?: number): Promise<void> => {
+    await boss.send(name, { turnId }, { expireInSeconds, retryLimit, ...(startAfter === undefined ? {} : { startAfter }) });
+  };
+  /** The conversation's next queued turn gets a job when none of its turns runs: it starts now, and one whose enqueue failed starts at all. */
+  const nudge = async (store: TurnStore, conversationId: string): Promise<void> => {
+    if ((await store.listTurns({ conversationId, status: 'running' })).length > 0) return;
+    const next = await nextQueued(store, conversationId);
+    if (next) await send(next.turnId);
+  };
   const workers: string[] = [];
   return {
     name,
     async enqueue(turn) {
-      await boss.send(name, { turnId: turn.turnId }, { singletonKey: turn.conversationId ?? turn.turnId, expireInSeconds, retryLimit });
+      await send(turn.turnId);
     },
     async work(durable, workOptions = {}) {
       const concurrency = workOptions.concurrency ?? 4;
@@ -64,7 +89,16 @@ export async function turnQueue(boss: PgBoss, options: TurnQueueOptions = {}): P
           name,
           { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: workOptions.pollingIntervalSeconds ?? 0.5 },
           async ([job]) => {
-            await lastValueFrom(durable.continue(job.data.turnId, { takeOver: job.retryCount > 0 }), { defaultValue: undefined });
+            const { turnId } = job.data;
+            try {
+              await lastValueFrom(durable.continue(turnId, { takeOver: job.retryCount > 0, exclusive: true }), { defaultValue: undefined });
+            } catch (error) {
+              if (!(error instanceof ConversationBusyError)) throw error; // the job fails; pg-boss retries it (a takeover)
+              await send(turnId, busyRetrySeconds); // before this job completes: a crash in between leaves a duplicate, never nothing
+              return nudge(durable.store, error.conversationId);
+            }
+            const conversationId = (await durable.store.getTurn(turnId))?.conversationId;
+            if (conversationId) await nudge(durable.store, conversationId);
           },
         );
         workers.push(id);

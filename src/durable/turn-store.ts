@@ -105,8 +105,13 @@ export interface TurnStore {
   createTurn(turn: { turnId: string; agent: string; conversationId?: string; input: StoredInput; status: 'queued' | 'running'; owner?: string }): Promise<StoredTurn>;
   getTurn(turnId: string): Promise<StoredTurn | undefined>;
   listTurns(filter?: { status?: TurnStatus; conversationId?: string }): Promise<StoredTurn[]>;
-  /** Atomically takes a turn in one of `from` for `owner`: status `running`, attempt + 1; undefined when it is not in one of them. */
-  claimTurn(turnId: string, owner: string, from: readonly TurnStatus[]): Promise<StoredTurn | undefined>;
+  /**
+   * Atomically takes a turn in one of `from` for `owner`: status `running`, attempt + 1; undefined
+   * when it is not in one of them — or, with `alone`, while another turn of its conversation is
+   * `running` (checked and taken as one step on every instance: of two turns of a conversation
+   * claimed `alone` at once, one gets it).
+   */
+  claimTurn(turnId: string, owner: string, from: readonly TurnStatus[], options?: { readonly alone?: boolean }): Promise<StoredTurn | undefined>;
   /** Writes a change while `attempt` is the turn's; false when another claim took it over. */
   updateTurn(turnId: string, attempt: number, patch: TurnPatch): Promise<boolean>;
   /** Records a decision unless one exists for the request; the first one wins on every instance. */

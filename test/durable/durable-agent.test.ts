@@ -1,7 +1,7 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnEvent, TurnEventOf } from '../../src/index.js';
-import { durableAgent, memoryTurnStore, openSqlTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
+import { ConversationBusyError, durableAgent, memoryTurnStore, openSqlTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
 import { closeSharedPglite, sharedPgliteStore, startSharedPglite } from './shared-pglite.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 import { worldAgent } from './world.js';
@@ -86,6 +86,27 @@ describe.each(backends)('durableAgent on %s', (_name, open, shared) => {
       expect(next.history.length).toBeGreaterThan(done.history.length); // the conversation's history was loaded
       expect(doneOf(await collect(c.run({ message: 'twice again', conversationId: 'c3' }))).reason).toBe('paused'); // not another conversation's
     } finally {
+      await store.close();
+    }
+  });
+
+  it('continue exclusive: one turn of a conversation at a time, its queued turns in submit order', async () => {
+    const store = await open();
+    const other = shared ? await open() : store;
+    try {
+      const submitter = durableAgent(worldAgent(), { store });
+      const worker = durableAgent(worldAgent(), { store: other });
+      await store.createTurn({ turnId: 'x-0', agent: 'world', conversationId: 'x', input: { message: 'plain zero', ingress: { channel: 'cli', turnId: 'x-0' } }, status: 'running' });
+      for (const turnId of ['x-1', 'x-2']) await submitter.submit({ message: 'plain one', conversationId: 'x', ingress: { channel: 'cli', turnId } });
+      await expect(collect(worker.continue('x-1', { exclusive: true }))).rejects.toBeInstanceOf(ConversationBusyError); // x-0 runs
+      expect(await store.updateTurn('x-0', 1, { status: 'done' })).toBe(true);
+      await expect(collect(worker.continue('x-2', { exclusive: true }))).rejects.toMatchObject({ code: 'conversation_busy', conversationId: 'x' }); // x-1 first
+      expect((await store.getTurn('x-2'))?.status).toBe('queued'); // a busy turn is left as it was
+      expect(doneOf(await collect(worker.continue('x-1', { exclusive: true }))).reason).toBe('final');
+      expect(doneOf(await collect(worker.continue('x-2', { exclusive: true }))).reason).toBe('final');
+      expect(await collect(worker.continue('x-2', { exclusive: true }))).toEqual([]); // nothing left to do: empty, not busy
+    } finally {
+      if (other !== store) await other.close();
       await store.close();
     }
   });

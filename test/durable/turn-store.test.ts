@@ -49,6 +49,24 @@ describe('the SQL turn store on the test database', () => {
     }
   });
 
+  it('a claim alone is atomic per conversation: of two turns of one conversation claimed at once, one gets it', async () => {
+    const instances: TurnStore[] = await Promise.all([1, 2].map(() => openSqlTurnStore(poolDriver(db.pool(4), db.driverOptions))));
+    try {
+      for (const turnId of ['alone-1', 'alone-2']) await instances[0].createTurn({ turnId, agent: 'a', conversationId: 'alone', input: input(turnId), status: 'queued' });
+      await instances[0].createTurn({ turnId: 'alone-other', agent: 'a', conversationId: 'alone-other', input: input('alone-other'), status: 'queued' });
+      const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => instances[i % 2].claimTurn(i % 4 < 2 ? 'alone-1' : 'alone-2', `w${i}`, ['queued'], { alone: true })));
+      const winners = claims.filter((c) => c !== undefined);
+      expect(winners).toHaveLength(1);
+      const loser = winners[0].turnId === 'alone-1' ? 'alone-2' : 'alone-1';
+      expect(await instances[1].claimTurn(loser, 'w', ['queued'], { alone: true })).toBeUndefined();
+      expect(await instances[1].claimTurn('alone-other', 'w', ['queued'], { alone: true })).toBeDefined(); // another conversation
+      expect(await instances[0].updateTurn(winners[0].turnId, winners[0].attempt, { status: 'done' })).toBe(true);
+      expect(await instances[1].claimTurn(loser, 'w', ['queued'], { alone: true })).toMatchObject({ status: 'running', owner: 'w' });
+    } finally {
+      await Promise.all(instances.map((s) => s.close()));
+    }
+  });
+
   it('migrates once, records its version, and fails closed on a schema from a newer release', async () => {
     const driver = poolDriver(db.pool(2), db.driverOptions);
     const store = await openSqlTurnStore(driver);

@@ -4,7 +4,7 @@ import type { Agent } from '../agent/create-agent.js';
 import type { TurnEvent } from '../core/events.js';
 import { turnInputWith, type TurnInput } from '../core/turn-input.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
-import { ConfigurationError, SnapshotReplayedError } from '../core/errors.js';
+import { ConfigurationError, SnapshotMismatchError, SnapshotReplayedError } from '../core/errors.js';
 import type { ResumeDecision } from '../loop/check-snapshot.js';
 import { snapshotKeyOf, verifySeal } from '../loop/seal-snapshot.js';
 import { ConversationBusyError, DurableStoreError } from './durable-errors.js';
@@ -47,7 +47,9 @@ export interface DurableAgent {
   /**
    * Goes on with a stored turn: starts a queued one, resumes a parked one whose decisions are all
    * in, or — with `takeOver` (a worker that knows the previous owner died) — recovers a running
-   * one from its journal. Empty when there is nothing to do here (another instance claimed it).
+   * one from its journal. Empty when there is nothing to do here (another instance claimed it, a
+   * decision is missing, or the turn is another agent's). A snapshot that is not the row's own —
+   * another turn's, or another conversation's — fails the turn with a `SnapshotMismatchError`.
    * With `exclusive` (the queue's workers), it starts or resumes the turn only while no other turn
    * of its conversation runs (the store's claim `alone`), and a queued turn only after those of its
    * conversation queued before it; else it errors with `ConversationBusyError` and changes nothing.
@@ -122,7 +124,9 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
         switchMap((all) => {
           const decisions = decisionsFor(snapshot, all);
           const decidedBy = all.find((d) => Object.hasOwn(decisions, d.requestId))?.decidedBy ?? 'resume';
-          return from(prepare(turn.input, turn.conversationId)).pipe(switchMap(() => agent.resume(snapshot, { decisions, decidedBy, journal, signal })));
+          // the row says whose turn it is: a snapshot of another conversation is refused, never resumed here
+          const resume = { decisions, decidedBy, journal, signal, conversationId: turn.conversationId };
+          return from(prepare(turn.input, turn.conversationId)).pipe(switchMap(() => agent.resume(snapshot, resume)));
         }),
         persistTurn(target), // a refused snapshot fails the turn
       );
@@ -171,22 +175,30 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
   };
 
   /**
-   * A parked snapshot resumes once across instances: its seal is checked, then its sequence
-   * claimed in the store (a journal's checkpoint, recovered after a crash, is fenced by `attempt`).
+   * A parked snapshot resumes once across instances: its seal is checked, it must be the row's
+   * own turn, then its sequence is claimed in the store (a journal's checkpoint, recovered after
+   * a crash, is fenced by `attempt`).
    */
   async function claimResume(turnId: string, snapshot: TurnSnapshot): Promise<void> {
+    if (snapshot.turnId !== turnId) throw new SnapshotMismatchError(`The stored snapshot is of turn '${snapshot.turnId}', not of '${turnId}'.`);
     if (!snapshot.batch?.slots.some((s) => s.state === 'awaiting-approval')) return;
     const sequence = verifySeal(snapshot, agent.resolved.snapshotKey ?? snapshotKeyOf(undefined));
     if (!(await store.claimSnapshot(turnId, sequence))) throw new SnapshotReplayedError(turnId, sequence);
   }
 
-  /** Claims the turn when there is something to do with it here. */
+  /**
+   * Claims the turn when there is something to do with it here: never another agent's turn (a
+   * job on a shared or forged queue), and a parked one only once every request it waits for —
+   * its row's and its snapshot's — is decided.
+   */
   async function claimFor(turn: StoredTurn, takeOver: boolean, exclusive: boolean): Promise<StoredTurn | undefined> {
+    if (turn.agent !== name) return undefined;
     if (turn.status === 'queued') return claimStart(turn, 'queued', exclusive);
     if (turn.status === 'running') return takeOver ? store.claimTurn(turn.turnId, owner, ['running']) : undefined;
     if (turn.status !== 'parked') return undefined;
     const decided = new Set((await store.decisions(turn.turnId)).map((d) => d.requestId));
-    if (!turn.pending.every((r) => decided.has(r.requestId))) return undefined;
+    const waiting = [...turn.pending.map((r) => r.requestId), ...waitingFor(turn.snapshot)];
+    if (!waiting.every((id) => decided.has(id))) return undefined;
     return claimStart(turn, 'parked', exclusive);
   }
 
@@ -213,10 +225,16 @@ export async function nextQueued(store: TurnStore, conversationId: string): Prom
   return queued.sort((a, b) => a.updatedAt - b.updatedAt || (a.turnId < b.turnId ? -1 : a.turnId > b.turnId ? 1 : 0))[0];
 }
 
+/** The request ids a snapshot waits for. */
+function waitingFor(snapshot: TurnSnapshot | null): Set<string> {
+  const waiting = new Set<string>();
+  for (const slot of snapshot?.batch?.slots ?? []) if (slot.state === 'awaiting-approval') waiting.add(slot.request.requestId);
+  return waiting;
+}
+
 /** The stored decisions the snapshot waits for, keyed by request id. */
 function decisionsFor(snapshot: TurnSnapshot, all: readonly StoredDecision[]): Record<string, ResumeDecision> {
-  const waiting = new Set<string>();
-  for (const slot of snapshot.batch?.slots ?? []) if (slot.state === 'awaiting-approval') waiting.add(slot.request.requestId);
+  const waiting = waitingFor(snapshot);
   const decisions: Record<string, ResumeDecision> = {};
   for (const d of all) if (waiting.has(d.requestId)) decisions[d.requestId] = d.decision;
   return decisions;

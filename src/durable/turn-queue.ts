@@ -2,6 +2,7 @@ import { lastValueFrom } from 'rxjs';
 import type PgBoss from 'pg-boss';
 import { nextQueued, type DurableAgent } from './durable-agent.js';
 import { ConversationBusyError } from './durable-errors.js';
+import { isStoreId } from './durable-ids.js';
 import type { StoredTurn, TurnStore } from './turn-store.js';
 
 /** Options of `turnQueue`. */
@@ -50,6 +51,12 @@ export interface TurnQueue {
  * and pg-boss's retry takes the turn over from its journal (`takeOver: true`) — until then its
  * conversation's next turns wait, other conversations do not.
  *
+ * A job is only a nudge, never an authority: its payload must be exactly `{ turnId }` (a string)
+ * or the job is dropped with a warning, and the worker then does only what the store allows —
+ * it never runs another agent's turn (one queue per agent: give each its own `name`), and a
+ * parked turn resumes only once every request it waits for is decided. So a job row inserted
+ * straight into pg-boss's table runs nothing that no one approved.
+ *
  * @example
  * ```ts
  * const boss = new PgBoss(process.env.DATABASE_URL!);
@@ -85,11 +92,15 @@ export async function turnQueue(boss: PgBoss, options: TurnQueueOptions = {}): P
     async work(durable, workOptions = {}) {
       const concurrency = workOptions.concurrency ?? 4;
       for (let i = 0; i < concurrency; i += 1) {
-        const id = await boss.work<{ turnId: string }>(
+        const id = await boss.work<unknown>(
           name,
           { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: workOptions.pollingIntervalSeconds ?? 0.5 },
           async ([job]) => {
-            const { turnId } = job.data;
+            const turnId = turnIdOf(job.data);
+            if (turnId === undefined) {
+              durable.agent.resolved.logger.warn({ queue: name, jobId: job.id }, 'turn queue: dropped a job whose payload is not { turnId }');
+              return;
+            }
             try {
               await lastValueFrom(durable.continue(turnId, { takeOver: job.retryCount > 0, exclusive: true }), { defaultValue: undefined });
             } catch (error) {
@@ -108,4 +119,12 @@ export async function turnQueue(boss: PgBoss, options: TurnQueueOptions = {}): P
       await Promise.all(workers.splice(0).map((id) => boss.offWork({ id } as never)));
     },
   };
+}
+
+/** The turn id of a job's payload when it is exactly `{ turnId }`, an id a store keeps (`isStoreId`). */
+function turnIdOf(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const keys = Object.keys(data);
+  const turnId = (data as { turnId?: unknown }).turnId;
+  return keys.length === 1 && keys[0] === 'turnId' && isStoreId(turnId) ? turnId : undefined;
 }

@@ -28,19 +28,21 @@ const RECOVERABLE = new Set<SlotState['state']>(['ready', 'filled', 'running', '
  * Checks a parked snapshot (or a journal's last snapshot of a turn that crashed) before anything
  * of it runs, and fails closed with a `SnapshotMismatchError`. First its seal, under the agent's
  * `snapshotKey` (`SnapshotTamperedError` for a snapshot changed, unsealed or sealed with another
- * key); then an unknown version or a malformed snapshot, another agent's, no batch in flight, no
+ * key); then an unknown version or a malformed snapshot, another agent's, another conversation's
+ * than the `conversationId` the caller resumes in (when it names one), no batch in flight, no
  * approval waiting in a batch that is not fully prepared, a decision for an id that is not
  * pending (or none for the one that is), and the slots (`checkSlots`).
  *
  * @example
  * ```ts
- * const { snapshot, answer } = checkSnapshot(resolved, JSON.parse(stored), { [requestId]: 'yes' }, () => turn.tools);
+ * const { snapshot, answer } = checkSnapshot(resolved, JSON.parse(stored), { [requestId]: 'yes' }, 'c1', () => turn.tools);
  * ```
  */
 export function checkSnapshot(
   resolved: ResolvedAgentExecution,
   input: unknown,
   decisions: Readonly<Record<string, ResumeDecision>>,
+  conversationId: string | null | undefined,
   toolsOf: (snapshot: TurnSnapshot) => EffectiveTools,
 ): CheckedSnapshot {
   const sequence = verifySeal(input, resolved.snapshotKey ?? snapshotKeyOf(undefined));
@@ -51,6 +53,9 @@ export function checkSnapshot(
   const snapshot = snapshotShape(input);
   if (snapshot.agent !== resolved.name) {
     throw new SnapshotMismatchError(`The snapshot belongs to agent '${snapshot.agent}', not '${resolved.name}'.`);
+  }
+  if (conversationId !== undefined && (snapshot.conversationId ?? null) !== conversationId) {
+    throw new SnapshotMismatchError('The snapshot belongs to another conversation than the one it is resumed in.');
   }
   const batch = snapshot.batch;
   if (!batch || batch.slots.length !== batch.calls.length) {

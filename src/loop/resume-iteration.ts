@@ -25,7 +25,7 @@ import type { IterationStep } from './iteration-step.js';
  * ```
  * @example
  * ```ts
- * resumeIteration(turn, checkSnapshot(resolved, stored, decisions, () => turn.tools), 'console');
+ * resumeIteration(turn, checkSnapshot(resolved, stored, decisions, undefined, () => turn.tools), 'console');
  * ```
  */
 export function resumeIteration(turn: TurnContext, checked: CheckedSnapshot, decidedBy: string): Observable<TurnEvent | IterationStep> {

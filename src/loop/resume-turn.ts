@@ -22,6 +22,13 @@ export interface ResumeOptions {
   readonly decidedBy?: string;
   /** Records the resumed turn's progress for crash recovery (set by `rx-tool-loop/durable`). */
   readonly journal?: TurnJournal;
+  /**
+   * The conversation the caller resumes the turn in (`null`: a turn without one). Given, a
+   * snapshot of another conversation is refused (`SnapshotMismatchError`), even one sealed
+   * under the agent's key: a resume never borrows another conversation's allow-list or
+   * activated tools. Not given, the sealed snapshot's own conversation counts.
+   */
+  readonly conversationId?: string | null;
 }
 
 /**
@@ -53,7 +60,7 @@ export function resumeTurn(resolved: ResolvedAgentExecution, snapshot: TurnSnaps
 function resumed(resolved: ResolvedAgentExecution, snapshot: TurnSnapshot | unknown, options: ResumeOptions): Observable<TurnEvent> {
   return defer(() => {
     let turn: ReturnType<typeof createTurnContext> | undefined;
-    const checked = checkSnapshot(resolved, snapshot, options.decisions ?? {}, (s) => {
+    const checked = checkSnapshot(resolved, snapshot, options.decisions ?? {}, options.conversationId, (s) => {
       const input = { message: s.scope.message, tools: s.scope.tools, signal: options.signal, conversationId: s.conversationId, ingress: s.ingress, journal: options.journal };
       turn = createTurnContext(resolved, input, undefined, s.activated, (s.seal?.sequence ?? 0) + 1);
       return turn.tools;

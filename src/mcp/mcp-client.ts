@@ -18,13 +18,22 @@ export interface McpRequestOptions {
   timeout?: number;
 }
 
-/** A tool as an MCP server lists it. */
+/**
+ * A tool as an MCP server lists it. Its annotations are the server's own claims: `mcpRisk` lets
+ * them raise a tool's risk, never lower it below the caller's (see there).
+ */
 export interface McpToolInfo {
   readonly name: string;
   readonly title?: string;
   readonly description?: string;
   readonly inputSchema: { readonly type: 'object'; readonly [key: string]: unknown };
-  readonly annotations?: { readonly title?: string; readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean };
+  readonly annotations?: {
+    readonly title?: string;
+    readonly readOnlyHint?: boolean;
+    readonly destructiveHint?: boolean;
+    readonly idempotentHint?: boolean;
+    readonly openWorldHint?: boolean;
+  };
 }
 
 export interface McpListToolsResult {

@@ -13,26 +13,39 @@ export interface McpRiskOptions {
 }
 
 /**
- * An MCP tool's risk. Annotations are the server's own claims, so only those that raise the risk
- * always count: `destructiveHint: true` → `'exec'`. Otherwise the caller's `risk`; without one,
- * `readOnlyHint: true` → `'read'` when the caller trusts the server (`trustAnnotations: true`),
- * and everything else → `'write'`. Throws a `ConfigurationError` for a `risk` that is no level.
+ * An MCP tool's risk. The floor is the caller's: `risk` when given; else, for a server the caller
+ * trusts (`trustAnnotations: true`), `'read'` for a tool annotated `readOnlyHint: true`; else
+ * `'write'`. Annotations are the server's own claims, so they only ever raise it, trusted or not:
+ * `destructiveHint: true` → `'exec'`; an explicit `readOnlyHint: false` → at least `'write'`; an
+ * explicit `openWorldHint: true` (it reaches outside: a read that can send data away) → at least
+ * `'egress'`. Nothing a server says lowers the floor: `destructiveHint: false`, `idempotentHint`,
+ * `openWorldHint: false`, a title or a description that claims safety count for nothing (and
+ * `idempotentHint` never makes a tool run again after a crash). Throws a `ConfigurationError`
+ * for a `risk` that is no level.
  *
  * @example
  * ```ts
  * mcpRisk({ name: 'q', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }, { server: 'db' }); // 'write'
  * mcpRisk({ name: 'q', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }, { server: 'db', trustAnnotations: true }); // 'read'
+ * mcpRisk({ name: 'f', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: true } }, { server: 'web', trustAnnotations: true }); // 'egress'
  * ```
  */
 export function mcpRisk(info: McpToolInfo, options: McpRiskOptions): ToolRisk {
   const annotations = info.annotations;
-  if (annotations?.destructiveHint === true) return 'exec';
+  let floor: ToolRisk;
   if (options.risk !== undefined) {
     const risk = knownRisk(options.risk);
     if (risk === undefined) {
       throw new ConfigurationError(`MCP server '${options.server}': unknown risk '${String(options.risk)}': use ${TOOL_RISKS.join(', ')}.`);
     }
-    return risk;
+    floor = risk;
+  } else {
+    floor = options.trustAnnotations === true && annotations?.readOnlyHint === true ? 'read' : UNDECLARED_RISK;
   }
-  return options.trustAnnotations === true && annotations?.readOnlyHint === true ? 'read' : UNDECLARED_RISK;
+  if (annotations?.destructiveHint === true) return 'exec';
+  if (annotations?.readOnlyHint === false) floor = atLeast(floor, 'write');
+  if (annotations?.openWorldHint === true) floor = atLeast(floor, 'egress');
+  return floor;
 }
+
+const atLeast = (risk: ToolRisk, least: ToolRisk): ToolRisk => (TOOL_RISKS.indexOf(risk) >= TOOL_RISKS.indexOf(least) ? risk : least);

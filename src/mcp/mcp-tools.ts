@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../core/errors.js';
 import { duration, MAX_TIMER_MS } from '../core/knobs.js';
 import type { JsonSchema, Tool, ToolContext, ToolRisk, ToolSpec } from '../core/tool.js';
 import { deepFreeze } from '../tool/deep-freeze.js';
@@ -15,8 +16,10 @@ export interface McpToolsOptions {
   /** Per-call timeout (the loop aborts the call, which cancels it on the server). */
   readonly timeoutMs?: number;
   /**
-   * The risk of every tool of this server (a tool annotated `destructiveHint` is `'exec'` anyway).
-   * Default: `'write'`, or `'read'` for a tool annotated `readOnlyHint` when `trustAnnotations`.
+   * The risk of every tool of this server: the floor its annotations can raise but never lower
+   * (`destructiveHint: true` → `'exec'`, explicit `readOnlyHint: false` → at least `'write'`,
+   * explicit `openWorldHint: true` → at least `'egress'`). Default: `'write'`, or `'read'` for a
+   * tool annotated `readOnlyHint` when `trustAnnotations`.
    */
   readonly risk?: ToolRisk;
   /**
@@ -28,6 +31,12 @@ export interface McpToolsOptions {
   readonly signal?: AbortSignal;
 }
 
+/** The most pages of one server's listing `mcpTools` reads; a listing that goes on is refused. */
+export const MAX_MCP_LIST_PAGES = 1_000;
+
+/** The most tools `mcpTools` takes from one server; a listing with more is refused. */
+export const MAX_MCP_TOOLS = 10_000;
+
 /**
  * Lists an MCP server's tools (all pages) and turns each into a Tool named `{server}__{tool}`,
  * attributed `{ source: 'mcp', server, originalName }`, with the risk `mcpRisk` gives (a
@@ -36,7 +45,9 @@ export interface McpToolsOptions {
  * A call goes through `client.callTool` with the call's signal, so cancelling the turn sends
  * MCP's `notifications/cancelled`; `isError` results and protocol errors become failed results.
  * Throws a `ConfigurationError` for a tool that would stand for the built-in `tool_search`, and
- * for two tools that get the same name (`a.b` and `a_b` → `{server}__a_b`), naming both.
+ * for two tools that get the same name (`a.b` and `a_b` → `{server}__a_b`), naming both, and for
+ * a listing that never ends: a cursor handed out twice, more than `MAX_MCP_LIST_PAGES` pages or
+ * more than `MAX_MCP_TOOLS` tools.
  *
  * @example
  * ```ts
@@ -49,14 +60,26 @@ export interface McpToolsOptions {
 export async function mcpTools(client: McpClient, options: McpToolsOptions): Promise<Tool[]> {
   assertServerName(options.server);
   const tools: Tool[] = [];
+  const cursors = new Set<string>();
   let cursor: string | undefined;
   do {
     const page = await client.listTools(cursor !== undefined ? { cursor } : undefined, options.signal ? { signal: options.signal } : undefined);
     for (const info of page.tools) tools.push(mcpTool(client, info, options));
-    cursor = page.nextCursor;
-  } while (cursor !== undefined && cursor !== '');
+    cursor = page.nextCursor === '' ? undefined : page.nextCursor;
+    const endless = endlessListing(cursor, cursors, tools.length);
+    if (endless !== undefined) throw new ConfigurationError(`MCP server '${options.server}' lists tools without end (${endless}); none of its tools is used.`);
+    if (cursor !== undefined) cursors.add(cursor);
+  } while (cursor !== undefined);
   assertDistinctNames(options.server, tools.map((tool) => ({ original: tool.attribution.originalName ?? tool.name, name: tool.name })));
   return tools;
+}
+
+/** Why a listing goes on without end, if it does: a cursor seen before, too many pages or tools. */
+function endlessListing(cursor: string | undefined, seen: ReadonlySet<string>, tools: number): string | undefined {
+  if (tools > MAX_MCP_TOOLS) return `more than ${MAX_MCP_TOOLS} tools`;
+  if (cursor === undefined) return undefined;
+  if (seen.has(cursor)) return 'a cursor handed out twice';
+  return seen.size + 1 >= MAX_MCP_LIST_PAGES ? `more than ${MAX_MCP_LIST_PAGES} pages` : undefined;
 }
 
 /**

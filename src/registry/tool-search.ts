@@ -3,11 +3,9 @@ import { TOOL_SEARCH } from '../core/tool.js';
 import { defineTool } from '../tool/define-tool.js';
 import type { Tool } from '../core/tool.js';
 import type { ActivatedToolSet } from './activated-tool-set.js';
+import { DEFAULT_TOOL_SEARCH_RESULTS, searchDeferredTools } from './search-deferred-tools.js';
 
-export { TOOL_SEARCH };
-
-/** `tool_search`'s default `max_results`. */
-export const DEFAULT_TOOL_SEARCH_RESULTS = 5;
+export { TOOL_SEARCH, DEFAULT_TOOL_SEARCH_RESULTS, searchDeferredTools };
 
 /**
  * The most characters the deferred-tools listing spends on `name - description` lines. Past it,
@@ -83,41 +81,6 @@ export function bindToolSearch(base: Tool, scope: ToolSearchScope): Tool {
       return describeActivated(found);
     },
   });
-}
-
-/**
- * The deferred tools a query matches: `select:a,b` → those exact names (in that order); any
- * other query → a keyword search over names and descriptions (every word counts, a name hit
- * counts double), best first, at most `maxResults`.
- *
- * @example
- * ```ts
- * searchDeferredTools(deferred, 'select:github__search', 5);
- * searchDeferredTools(deferred, 'pull request', 3);
- * ```
- */
-export function searchDeferredTools(candidates: readonly Tool[], query: string, maxResults = DEFAULT_TOOL_SEARCH_RESULTS): Tool[] {
-  const q = query.trim();
-  if (/^select:/i.test(q)) {
-    const found: Tool[] = [];
-    for (const name of q.slice('select:'.length).split(',')) {
-      const tool = candidates.find((t) => t.name === name.trim());
-      if (tool && !found.includes(tool)) found.push(tool);
-    }
-    return found;
-  }
-  const terms = q.toLowerCase().split(/[\s,]+/).filter((t) => t.length > 0);
-  if (terms.length === 0) return [];
-  const scored: { tool: Tool; score: number }[] = [];
-  for (const tool of candidates) {
-    const name = tool.name.toLowerCase();
-    const description = tool.description.toLowerCase();
-    let score = 0;
-    for (const term of terms) score += name.includes(term) ? 2 : description.includes(term) ? 1 : 0;
-    if (score > 0) scored.push({ tool, score });
-  }
-  scored.sort((a, b) => b.score - a.score);
-  return scored.slice(0, Math.max(1, maxResults)).map((s) => s.tool);
 }
 
 /**

@@ -5,7 +5,7 @@ import { toolSelector } from '../registry/tool-selector.js';
 import type { Tool, ToolSpec } from '../core/tool.js';
 import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
 import type { EffectiveTools, ResolvedAgentExecution } from './resolved-execution.js';
-import { suffixIndex, ToolIndex } from '../registry/tool-index.js';
+import { ToolIndex } from '../registry/tool-index.js';
 
 export { exclusionKey };
 
@@ -122,7 +122,6 @@ class IterationTools implements EffectiveTools {
   readonly #version: number;
   readonly #index: ToolIndex;
   readonly #listed: ReadonlyMap<string, Tool>;
-  readonly #pendingBySuffix: ReadonlyMap<string, Tool | null>;
   /** Beside the turn's hidden names: activated tools this turn's filter groups hide (e.g. granted). */
   #hiddenNow: Set<string> | undefined = undefined;
   /** Whether any name is excluded or hidden: when none is, `isExcluded` makes no key per call. */
@@ -136,7 +135,6 @@ class IterationTools implements EffectiveTools {
       // the agent's own index: nothing to add or take away
       this.#index = turn.scope.index!;
       this.#listed = NO_TOOLS;
-      this.#pendingBySuffix = NO_SUFFIXES;
       this.deferredListing = undefined;
     } else {
       const byName = new Map<string, Tool>();
@@ -148,9 +146,10 @@ class IterationTools implements EffectiveTools {
         if (turn.admitsActivated(tool)) byName.set(tool.name, tool);
         else if (!turn.exposes(tool)) (this.#hiddenNow ??= new Set()).add(exclusionKey(tool.name));
       }
-      this.#index = new ToolIndex(byName, false); // this turn's own: not frozen, nor kept by the text protocol
+      // this turn's own: not frozen, nor kept by the text protocol; a pending deferred tool's
+      // name and suffix are never answered by another tool
+      this.#index = new ToolIndex(byName, false, pending);
       this.#listed = toolSearch ? new Map(pending.map((tool) => [tool.name, tool])) : NO_TOOLS;
-      this.#pendingBySuffix = this.#listed.size > 0 ? suffixIndex(this.#listed) : NO_SUFFIXES;
       this.deferredListing = toolSearch && pending.length > 0 ? deferredToolsListing(pending) : undefined;
     }
     this.#screens = turn.excluded.size > 0 || turn.hidden !== undefined || this.#hiddenNow !== undefined || turn.scope.removed.size > 0;
@@ -169,7 +168,8 @@ class IterationTools implements EffectiveTools {
   }
 
   pendingDeferred(name: string): string | undefined {
-    return (this.#listed.get(name) ?? this.#pendingBySuffix.get(name) ?? undefined)?.name;
+    const tool = this.#listed.get(name) ?? this.#index.bySuffix.get(name);
+    return tool != null && this.#listed.get(tool.name) === tool ? tool.name : undefined;
   }
 
   refresh(): EffectiveTools {
@@ -182,4 +182,3 @@ class IterationTools implements EffectiveTools {
 }
 
 const NO_TOOLS: ReadonlyMap<string, Tool> = new Map();
-const NO_SUFFIXES: ReadonlyMap<string, Tool | null> = new Map();

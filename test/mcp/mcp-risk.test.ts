@@ -59,12 +59,15 @@ describe("MCP risk: destructiveHint → 'exec' always; readOnlyHint → 'read' o
     });
   });
 
-  it("the caller's risk applies to every tool, and a destructiveHint still raises it", async () => {
+  it("the caller's risk applies to every tool; a destructiveHint raises it to 'exec', an explicit readOnlyHint: false to 'write'", async () => {
     for (const risk of ['read', 'egress', 'write'] as const) {
       const got = await risks({ risk, trustAnnotations: true });
-      for (const [name, value] of Object.entries(got)) expect([name, value]).toEqual([name, SHAPES[name]?.destructiveHint ? 'exec' : risk]);
+      for (const [name, value] of Object.entries(got)) {
+        const expected = SHAPES[name]?.destructiveHint ? 'exec' : SHAPES[name]?.readOnlyHint === false ? 'write' : risk;
+        expect([name, value]).toEqual([name, expected]);
+      }
     }
-    expect(new Set(Object.values(await risks({ risk: 'network' as ToolRisk })))).toEqual(new Set(['egress', 'exec']));
+    expect(new Set(Object.values(await risks({ risk: 'network' as ToolRisk })))).toEqual(new Set(['egress', 'write', 'exec']));
   });
 
   it('a risk that is no level is a ConfigurationError', async () => {

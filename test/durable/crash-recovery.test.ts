@@ -1,8 +1,8 @@
 import { lastValueFrom, toArray, type Subscription } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnEvent, TurnEventOf } from '../../src/index.js';
-import { durableAgent, memoryTurnStore, openSqlTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
-import { closeSharedPglite, sharedPgliteStore, startSharedPglite } from './shared-pglite.js';
+import { durableAgent, type TurnStore } from '../../src/durable/index.js';
+import { closeSharedPglite, startSharedPglite, storeBackends } from './shared-pglite.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 import { slotStates, untilTurn } from './until-turn.js';
 import { worldAgent } from './world.js';
@@ -18,11 +18,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => Promise.all([db?.close(), closeSharedPglite()]), 60_000);
 
-const backends: [string, () => Promise<TurnStore>][] = [
-  ['memory', async () => memoryTurnStore()],
-  ['pglite in this process', () => sharedPgliteStore()],
-  ['the test database', () => openSqlTurnStore(poolDriver(db.pool(), db.driverOptions), { pollMs: 20 })],
-];
+const backends = storeBackends(() => db);
 
 /**
  * A worker "dies" in the middle of a tool: its subscription ends with no chance to write

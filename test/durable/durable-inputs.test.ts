@@ -1,7 +1,8 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError, type TurnEvent, type TurnEventOf, type TurnInput } from '../../src/index.js';
-import { DurableStoreError, durableAgent, memoryTurnStore, openSqlTurnStore, pgliteTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
+import { DurableStoreError, durableAgent, memoryTurnStore, type TurnStore } from '../../src/durable/index.js';
+import { closeSharedPglite, startSharedPglite, storeBackends } from './shared-pglite.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 import { worldAgent } from './world.js';
 
@@ -33,14 +34,11 @@ function expectStoreError(err: unknown): void {
 let db: TestDatabase;
 beforeAll(async () => {
   db = await openTestDatabase();
+  await startSharedPglite();
 }, 120_000);
-afterAll(async () => db?.close(), 60_000);
+afterAll(async () => Promise.all([db?.close(), closeSharedPglite()]), 60_000);
 
-const backends: [string, () => Promise<TurnStore>][] = [
-  ['memory', async () => memoryTurnStore()],
-  ['pglite in this process', () => pgliteTurnStore({ pollMs: 20 })],
-  ['the test database', () => openSqlTurnStore(poolDriver(db.pool(), db.driverOptions), { pollMs: 20 })],
-];
+const backends = storeBackends(() => db);
 
 describe.each(backends)('durable inputs on %s', (_name, open) => {
   let store: TurnStore;

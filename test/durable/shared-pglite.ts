@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
-import { pgliteTurnStore, type TurnStore } from '../../src/durable/index.js';
+import { memoryTurnStore, openSqlTurnStore, pgliteTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
+import type { TestDatabase } from './test-database.js';
 
 /**
  * One PGlite per test file: it takes seconds to start (longer on a loaded machine, and past a
@@ -29,3 +30,13 @@ export async function closeSharedPglite(): Promise<void> {
   shared = undefined;
   await (await db)?.close();
 }
+
+/**
+ * The three backends the durable suites run on: memory, PGlite in this process (the file's
+ * shared one, a schema per store) and the test database (`db()`, opened in `beforeAll`).
+ */
+export const storeBackends = (db: () => TestDatabase): [string, () => Promise<TurnStore>][] => [
+  ['memory', async () => memoryTurnStore()],
+  ['pglite in this process', () => sharedPgliteStore()],
+  ['the test database', () => openSqlTurnStore(poolDriver(db().pool(), db().driverOptions), { pollMs: 20 })],
+];

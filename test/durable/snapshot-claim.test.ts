@@ -1,8 +1,8 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SnapshotReplayedError, SnapshotTamperedError, type TurnEvent, type TurnEventOf } from '../../src/index.js';
-import { durableAgent, memoryTurnStore, openSqlTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
-import { closeSharedPglite, sharedPgliteStore, startSharedPglite } from './shared-pglite.js';
+import { durableAgent } from '../../src/durable/index.js';
+import { closeSharedPglite, startSharedPglite, storeBackends } from './shared-pglite.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 import { worldAgent } from './world.js';
 
@@ -17,11 +17,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => Promise.all([db?.close(), closeSharedPglite()]), 60_000);
 
-const backends: [string, () => Promise<TurnStore>][] = [
-  ['memory', async () => memoryTurnStore()],
-  ['pglite in this process', () => sharedPgliteStore()],
-  ['the test database', () => openSqlTurnStore(poolDriver(db.pool(), db.driverOptions), { pollMs: 20 })],
-];
+const backends = storeBackends(() => db);
 
 describe.each(backends)('a parked snapshot resumes once through the store (%s)', (_, open) => {
   it('put back into the store after its resume, the old snapshot is refused on another instance: SnapshotReplayedError, nothing runs twice', async () => {

@@ -1,5 +1,5 @@
 import { Observable, throwError } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   ApprovalManager,
@@ -12,7 +12,7 @@ import {
   type ProviderEvent,
 } from '../../src/index.js';
 import { scriptedModel } from '../../src/testing/index.js';
-import { expectHealthyTurn, runTurn, type TurnRun } from './turn-runner.js';
+import { expectHealthyTurn, runTurn, type TurnRun, failOnProcessFaults } from './turn-runner.js';
 
 /**
  * Every public entry point of a turn, fed a battery of hostile values (BEHAVIOUR.md, Robustness):
@@ -52,21 +52,7 @@ const BATTERY: [string, () => unknown][] = [
   ['NaN', () => Number.NaN],
 ];
 
-const faults: unknown[] = [];
-const record = (err: unknown) => void faults.push(err);
-beforeEach(() => {
-  faults.length = 0;
-  process.on('uncaughtException', record);
-  process.on('unhandledRejection', record);
-});
-afterEach(async () => {
-  // a rejection nobody handles is reported once the microtasks ran: let two turns of the loop pass
-  await new Promise((resolve) => setImmediate(resolve));
-  await new Promise((resolve) => setImmediate(resolve));
-  process.off('uncaughtException', record);
-  process.off('unhandledRejection', record);
-  expect(faults.map((f) => typeof f)).toEqual([]);
-});
+failOnProcessFaults();
 
 const script = () => scriptedModel([{ toolCalls: [{ id: 'c0', name: 't', arguments: {} }, { id: 'c1', name: 'u', arguments: {} }] }, { text: 'final' }]);
 const tool = (name: string, execute: () => unknown) => defineTool({ name, description: '', parameters: z.object({}), execute: execute as never });

@@ -1,5 +1,5 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   ApprovalManager,
@@ -15,7 +15,7 @@ import {
 } from '../../src/index.js';
 import { durableAgent, memoryTurnStore } from '../../src/durable/index.js';
 import { fakeTool, scriptedModel } from '../../src/testing/index.js';
-import { expectHealthyTurn, recordingLogger, runTurn, slotSummary } from './turn-runner.js';
+import { expectHealthyTurn, recordingLogger, runTurn, slotSummary, failOnProcessFaults } from './turn-runner.js';
 
 /**
  * What an integrator plugs in, used the wrong way (BEHAVIOUR.md, Robustness): a tool's signal read
@@ -24,21 +24,7 @@ import { expectHealthyTurn, recordingLogger, runTurn, slotSummary } from './turn
  * `uncaughtException` nor `unhandledRejection` fires.
  */
 
-const faults: unknown[] = [];
-const record = (err: unknown) => void faults.push(err);
-beforeEach(() => {
-  faults.length = 0;
-  process.on('uncaughtException', record);
-  process.on('unhandledRejection', record);
-});
-afterEach(async () => {
-  // a rejection nobody handles is reported once the microtasks ran: let two turns of the loop pass
-  await new Promise((resolve) => setImmediate(resolve));
-  await new Promise((resolve) => setImmediate(resolve));
-  process.off('uncaughtException', record);
-  process.off('unhandledRejection', record);
-  expect(faults).toEqual([]);
-});
+failOnProcessFaults();
 
 const collect = (events$: ReturnType<ReturnType<typeof createAgent>['run']>) => lastValueFrom(events$.pipe(toArray()));
 

@@ -1,5 +1,5 @@
 import { lastValueFrom, tap, toArray } from 'rxjs';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import type { Agent, ChatMessage, TurnEvent, TurnEventOf, TurnInput } from '../../src/index.js';
 import { historyProblems } from './history-validator.js';
 import { slotProblems } from './slot-invariants.js';
@@ -59,4 +59,27 @@ export function recordingLogger() {
   const warnings: { obj: object; msg?: string }[] = [];
   const noop = () => {};
   return { warnings, debug: noop, info: noop, error: noop, warn: (obj: object, msg?: string) => void warnings.push({ obj, msg }) };
+}
+
+/**
+ * Fails each test of the calling file in which an `uncaughtException` or an `unhandledRejection`
+ * fires (BEHAVIOUR.md, Robustness): listens from `beforeEach`, and in `afterEach` lets two turns
+ * of the event loop pass (a rejection nobody handles is reported once the microtasks ran).
+ */
+export function failOnProcessFaults(): void {
+  const faults: unknown[] = [];
+  const record = (err: unknown) => void faults.push(err);
+  beforeEach(() => {
+    faults.length = 0;
+    process.on('uncaughtException', record);
+    process.on('unhandledRejection', record);
+  });
+  afterEach(async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('uncaughtException', record);
+    process.off('unhandledRejection', record);
+    // their types, not the values: a revoked Proxy cannot be printed
+    expect(faults.map((f) => typeof f)).toEqual([]);
+  });
 }

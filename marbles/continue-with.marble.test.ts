@@ -1,3 +1,4 @@
+import { of } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TurnEvent } from '../src/index.js';
@@ -25,11 +26,11 @@ describe('continueWith joins two stages: events pass through, each result is rep
     });
   });
 
-  it('a projection that returns the result itself emits it at once, as of(result) would', () => {
+  it('a projection that answers at once (of(result)) keeps its place among the events', () => {
     scheduler.run(({ cold, expectObservable }) => {
       const source = cold('-a--r-b|', { a: e1, b: e2, r });
       const expected = '-a--s-b|';
-      expectObservable(source.pipe(continueWith(() => s))).toBe(expected, { a: e1, b: e2, s });
+      expectObservable(source.pipe(continueWith(() => of(s)))).toBe(expected, { a: e1, b: e2, s });
       expectObservable(source.pipe(continueWith(() => cold('(s|)', { s })))).toBe(expected, { a: e1, b: e2, s });
     });
   });

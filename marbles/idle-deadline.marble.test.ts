@@ -6,7 +6,7 @@ import { createTestScheduler } from '../src/testing/index.js';
 
 const boom = new Error('idle');
 
-describe('idleDeadline fails a stream silent for ms, like timeout({ each }), with one timer per stream', () => {
+describe('idleDeadline fails a stream silent for ms, as timeout({ each }) does', () => {
   let scheduler: TestScheduler;
   beforeEach(() => {
     scheduler = createTestScheduler(expect);

@@ -1,4 +1,4 @@
-import { concat, defer, from, ignoreElements, isObservable, NEVER, type Observable, of, takeUntil, throwError } from 'rxjs';
+import { concat, defer, from, ignoreElements, type Observable, of, takeUntil, throwError } from 'rxjs';
 import type { ChatMessage } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
 import { NO_ITEMS } from '../core/no-items.js';
@@ -7,7 +7,7 @@ import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { PreparedCall } from '../core/calls.js';
 import { collectBatch } from '../execute/collect-batch.js';
 import { dispatchBatch } from '../execute/dispatch-calls.js';
-import { prepareAtOnce } from '../prep/prepare-calls.js';
+import { prepareCalls } from '../prep/prepare-calls.js';
 import { buildRequest } from '../request/build-request.js';
 import { callProvider, type ModelResponse } from '../request/call-provider.js';
 import { parseResponse, type ParsedResponse } from '../request/parse-response.js';
@@ -70,24 +70,23 @@ export function iterate(turn: TurnContext, snapshot: TurnSnapshot): Observable<T
 /** `afterResponse` for `it`, as a closure that holds `it` alone (not the snapshot the iteration started from). */
 const afterResponseOf =
   (it: IterationContext) =>
-  (response: ModelResponse): Observable<TurnEvent | IterationStep> | IterationStep =>
+  (response: ModelResponse): Observable<TurnEvent | IterationStep> =>
     afterResponse(it, response);
 
 /** The response's calls through the graph — prepare, dispatch, order by slot, collect — then the next step. */
-function afterResponse(it: IterationContext, response: ModelResponse): Observable<TurnEvent | IterationStep> | IterationStep {
+function afterResponse(it: IterationContext, response: ModelResponse): Observable<TurnEvent | IterationStep> {
   const usage = addUsage(it.snapshot, response);
   if (response.cancelled) {
     // what streamed before the cancel is kept, so the next turn sees it
     const history = response.text.length > 0 ? [...it.snapshot.history, assistant(response.text)] : it.snapshot.history;
-    return doneStep(nextSnapshot(it, { history, usage }), response.text, 'cancelled');
+    return of(doneStep(nextSnapshot(it, { history, usage }), response.text, 'cancelled'));
   }
   const parsed = parseResponse(it, response);
-  if (parsed.calls.length === 0) return answered(it, response, parsed, usage);
+  if (parsed.calls.length === 0) return of(answered(it, response, parsed, usage));
   const ctx = createPrepContext(it);
   const round: Round = { text: response.text, fromText: parsed.fromText, calls: parsed.calls };
-  // in slot order, one call at a time; events (approvals) on the way; a batch no step waited for is in hand
-  const prepared = prepareAtOnce(it, parsed.calls, it.resolved.prepSteps, ctx);
-  return isObservable(prepared) ? playRound(it, round, prepared, ctx, usage) : playBatch(it, round, prepared, ctx, usage);
+  // in slot order, one call at a time; events (approvals) on the way
+  return playRound(it, round, from(parsed.calls).pipe(prepareCalls(it, it.resolved.prepSteps, ctx)), ctx, usage);
 }
 
 /**
@@ -98,7 +97,7 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
  *
  * @example
  * ```ts
- * playRound(it, round, prepareBatch(it, round.calls, steps, ctx), ctx, usage);
+ * playRound(it, round, from(round.calls).pipe(prepareCalls(it, steps, ctx)), ctx, usage);
  * ```
  */
 export function playRound(
@@ -108,31 +107,26 @@ export function playRound(
   ctx: PrepContext,
   usage: TurnSnapshot['usage'],
 ): Observable<TurnEvent | IterationStep> {
-  const { cancel$ } = it.turn;
-  return (cancel$ === NEVER ? prepared$ : prepared$.pipe(takeUntil(cancel$))).pipe(
+  return prepared$.pipe(
+    takeUntil(it.turn.cancel$),
     collectBatch(round.calls),
     continueWith((batch: PreparedCall[]) => playBatch(it, round, batch, ctx, usage)),
   );
 }
 
 /**
- * `playRound` for a prepared batch in hand (indexed by slot): parked at an approval, the turn
- * ends 'paused'; otherwise the batch is dispatched, its results collected in slot order, and the
+ * `playRound` for the collected batch (indexed by slot): parked at an approval, the turn ends
+ * 'paused'; otherwise the batch is dispatched, its results collected in slot order, and the
  * round joins history.
- *
- * @example
- * ```ts
- * playBatch(it, round, batch, ctx, usage);
- * ```
  */
-export function playBatch(
+function playBatch(
   it: IterationContext,
   round: Round,
   batch: PreparedCall[],
   ctx: PrepContext,
   usage: TurnSnapshot['usage'],
-): Observable<TurnEvent | IterationStep> | IterationStep {
-  if (batch.some(isPaused)) return parkStep(it, round, batch, ctx, usage);
+): Observable<TurnEvent | IterationStep> {
+  if (batch.some(isPaused)) return of(parkStep(it, round, batch, ctx, usage));
   return afterJournal(
     it,
     round,
@@ -182,20 +176,20 @@ function answered(it: IterationContext, response: ModelResponse, parsed: ParsedR
 }
 
 /** The round joins history; then the loop detector, cancellation and the iteration cap decide. */
-function afterRound(it: IterationContext, round: Round, collected: RoundResults, usage: TurnSnapshot['usage']): Observable<TurnEvent | IterationStep> | IterationStep {
+function afterRound(it: IterationContext, round: Round, collected: RoundResults, usage: TurnSnapshot['usage']): Observable<TurnEvent | IterationStep> {
   const { resolved, snapshot } = it;
   const added: ChatMessage[] = [];
   appendRound(added, { text: round.text, calls: round.calls, results: collected.results, textMode: round.fromText });
   const history = snapshot.history.concat(added);
   const receipts = collected.receipts.length > 0 ? [...snapshot.receipts, ...collected.receipts] : snapshot.receipts;
-  if (it.turn.cancelled()) return doneStep(nextSnapshot(it, { history, receipts, usage }), '', 'cancelled');
+  if (it.turn.cancelled()) return of(doneStep(nextSnapshot(it, { history, receipts, usage }), '', 'cancelled'));
   const { report: loop, window: loopWindow } = LoopDetector.checkRound(resolved.knobs.loopDetection, snapshot.loopWindow, collected.results);
   if (loop.verdicts.length > 0) resolved.logger.warn({ turnId: it.turn.turnId, loop: loop.verdicts }, 'loop detector');
   const { abort } = loop;
   if (abort) return throwError(() => new LoopAbortedError(abort.tool, abort.text, history));
   const next = nextSnapshot(it, { history, receipts, usage, notes: loop.notes, loopWindow });
   if (it.iteration >= resolved.knobs.maxToolIterations) return maxIterationsStep(it.turn, next);
-  return nextStep(next);
+  return of(nextStep(next));
 }
 
 const userMessage = (content: string): ChatMessage => ({ role: 'user', content });

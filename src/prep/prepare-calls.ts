@@ -1,4 +1,4 @@
-import { concat, concatMap, defer, from, isObservable, type Observable, type ObservableInput, of, type OperatorFunction, takeWhile } from 'rxjs';
+import { concatMap, defer, from, isObservable, type Observable, type ObservableInput, of, type OperatorFunction, takeWhile } from 'rxjs';
 import type { ParsedCall, PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { continueWith } from '../core/continue-with.js';
@@ -73,69 +73,6 @@ export function prepareCalls(
 }
 
 /**
- * `from(calls).pipe(prepareCalls(iteration, steps, ctx))` for a batch in hand, with the same
- * events, calls and order: the calls whose steps all answer at once are prepared in one loop,
- * with no Observable per call; from the first call a step waits for (a hook, a prompt), that
- * call's steps go on and the calls after it go through `prepareCalls` (`concatMap`). A parked call
- * is the last value; a turn cancelled meanwhile prepares no further call.
- *
- * ```
- * calls:    (abc|)         b waits for a prompt
- * result:   a-q--(ybc|)    q: approval-request, y: decision
- * ```
- * @example
- * ```ts
- * prepareBatch(it, parsed.calls, it.resolved.prepSteps, createPrepContext(it)).pipe(collectBatch(parsed.calls));
- * ```
- */
-export function prepareBatch(
-  iteration: IterationContext,
-  calls: readonly ParsedCall[],
-  steps: readonly PrepStep[],
-  ctx: PrepContext,
-): Observable<TurnEvent | PreparedCall> {
-  return defer(() => {
-    const prepared = prepareAtOnce(iteration, calls, steps, ctx);
-    return isObservable(prepared) ? prepared : from(prepared);
-  });
-}
-
-/**
- * `prepareBatch`'s loop, run now: the batch itself (indexed by slot) when every call was prepared
- * at once and none parked, else what `prepareBatch` emits. `iterate` hands a batch in hand
- * straight to dispatch.
- *
- * @example
- * ```ts
- * const prepared = prepareAtOnce(it, parsed.calls, it.resolved.prepSteps, ctx);
- * return isObservable(prepared) ? playRound(it, round, prepared, ctx, usage) : playBatch(it, round, prepared, ctx, usage);
- * ```
- */
-export function prepareAtOnce(
-  iteration: IterationContext,
-  calls: readonly ParsedCall[],
-  steps: readonly PrepStep[],
-  ctx: PrepContext,
-): PreparedCall[] | Observable<TurnEvent | PreparedCall> {
-  const readable = readableSteps(steps);
-  const ready: PreparedCall[] = [];
-  let indexed = true; // slot k at index k, as a batch is
-  for (let k = 0; k < calls.length; k++) {
-    if (iteration.turn.cancelled()) return from(ready);
-    const prepared = prepareFrom(toPrepared(calls[k]), 0, readable, ctx);
-    if (isObservable(prepared)) {
-      const rest = concat(prepared, from(calls.slice(k + 1)).pipe(prepareCalls(iteration, steps, ctx)));
-      const after = ready.length > 0 ? concat(from(ready), rest) : rest;
-      return mayPark(steps) ? after.pipe(untilParked()) : after;
-    }
-    ready.push(prepared);
-    if (prepared.paused) return from(ready);
-    indexed &&= prepared.slot === k;
-  }
-  return indexed ? ready : from(ready);
-}
-
-/**
  * Runs the steps from `first` on until the call is filled, ready or parked; a step that waits
  * resumes the call at the next step with the first call it emits.
  *
@@ -149,7 +86,7 @@ export function continuePreparation(call: PreparedCall, first: number, steps: re
   return isObservable(prepared) ? prepared : of(prepared);
 }
 
-/** `continuePreparation`, with a call that no step waited for returned as it is (no Observable). */
+/** `continuePreparation`'s loop: the call itself when no step waited for it, else the step's Observable, whose call goes on at the next step. */
 function prepareFrom(call: PreparedCall, first: number, steps: readonly PrepStep[], ctx: PrepContext): Observable<TurnEvent | PreparedCall> | PreparedCall {
   let current = call;
   for (let i = first; i < steps.length && !current.filled; i++) {
@@ -177,6 +114,6 @@ function resumeAfter(
 ): Observable<TurnEvent | PreparedCall> {
   return from(waiting).pipe(
     takeWhile((value: TurnEvent | PreparedCall) => isTurnEvent(value), true),
-    continueWith((call: PreparedCall) => (call.paused ? call : prepareFrom(call, first, steps, ctx))),
+    continueWith((call: PreparedCall) => (call.paused ? of(call) : continuePreparation(call, first, steps, ctx))),
   );
 }

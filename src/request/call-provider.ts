@@ -1,4 +1,4 @@
-import { NEVER, Observable, type Subscriber, type Subscription, takeUntil } from 'rxjs';
+import { catchError, concatWith, defer, filter, map, type Observable, of, takeUntil, tap, throwError, timeout } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import { isThrownError, readThrown, thrownMessage } from '../core/read-thrown.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
@@ -7,7 +7,6 @@ import { scrubDelta } from '../results/scrub-delta.js';
 import { scrubErrorChain } from '../results/scrub-error-chain.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { hideMarkup } from './hide-markup.js';
-import { IdleTimer } from './idle-timer.js';
 
 /** A provider response, assembled from its stream. */
 export interface ModelResponse {
@@ -45,75 +44,44 @@ export interface ModelResponse {
  * @return The response's events, then the response.
  */
 export function callProvider(it: IterationContext, req: ProviderRequest): Observable<TurnEvent | ModelResponse> {
-  const response$ = new Observable<TurnEvent | ModelResponse>((subscriber) => {
-    const { resolved, turn } = it;
-    const request: RequestState = {
-      subscriber,
-      it,
-      // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
-      controller: resolved.provider.ignoresSignal === true ? undefined : new AbortController(),
-      text: '',
-      inSecret: false, // whether the text so far ends inside a secret (scrubDelta)
-      toolCalls: [],
-      finishReason: undefined,
-      responseId: undefined,
-      responseModel: undefined,
-      inputTokens: 0,
-      outputTokens: 0,
-      settled: false,
-      idle: undefined,
+  const { resolved, turn } = it;
+  const response$ = defer(() => {
+    // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
+    const controller = resolved.provider.ignoresSignal === true ? undefined : new AbortController();
+    const abort = (): void => controller?.abort();
+    const streamed = streamedSoFar();
+    const respond = (cancelled: boolean): Observable<TurnEvent | ModelResponse> => {
+      if (cancelled) abort();
+      return responseOf(it, streamed, cancelled);
     };
-    if (turn.cancelled()) {
-      finish(request, true);
-      return undefined;
-    }
-    let events$: Observable<ProviderEvent>;
-    try {
-      events$ = resolved.provider.request(req, request.controller?.signal ?? neverAborted());
-    } catch (err) {
-      fail(request, err); // a provider that throws instead of returning a failing Observable still fails typed
-      return undefined;
-    }
-    // on the turn's signal the stream is cut, and the response comes `cancelled` with the text so far
-    const cut$ = turn.cancel$ === NEVER ? events$ : events$.pipe(takeUntil(turn.cancel$));
-    const stream: Subscription = cut$.subscribe({
-      next: (event) => {
-        try {
-          onEvent(request, event);
-        } catch (err) {
-          fail(request, err); // our code's throw goes to the turn, never to RxJS's global reporting
-        }
-      },
-      error: (err: unknown) => fail(request, err),
-      complete: () => finish(request, turn.cancelled()),
-    });
-    if (!request.settled) {
-      request.idle = new IdleTimer(resolved.knobs.providerIdleTimeoutMs, () => {
-        stream.unsubscribe();
-        request.controller?.abort();
-        fail(request, new ProviderError(idleMessage(resolved.provider.name, resolved.knobs.providerIdleTimeoutMs)));
-      });
-      request.idle.start();
-    }
-    return () => {
+    if (turn.cancelled()) return respond(true);
+    const idleMs = resolved.knobs.providerIdleTimeoutMs;
+    const idle = (): Observable<never> => {
+      abort();
+      return throwError(() => new ProviderError(idleMessage(resolved.provider.name, idleMs)));
+    };
+    // a provider that throws instead of returning a failing Observable still fails typed (defer)
+    return defer(() => resolved.provider.request(req, controller?.signal ?? neverAborted())).pipe(
+      // on the turn's signal the stream is cut, and the response comes `cancelled` with the text so far
+      takeUntil(turn.cancel$),
+      timeout({ each: idleMs, with: idle }),
+      map((event) => onEvent(it, streamed, event)),
+      filter((event): event is TurnEvent => event !== undefined),
+      concatWith(defer(() => respond(turn.cancelled()))),
+      // a failure while the turn is being cancelled is its cancellation: the text so far
+      catchError((err: unknown) => (turn.cancelled() ? respond(true) : throwError(() => asProviderError(resolved.provider.name, err)))),
       // unsubscribing before the response came aborts the request
-      if (!request.settled) {
-        settle(request);
-        request.controller?.abort();
-      }
-      stream.unsubscribe();
-    };
+      tap({ unsubscribe: abort }),
+    );
   });
   // text-protocol markup stays out of the text-delta events (the response keeps it, for the parser)
-  return it.resolved.provider.textProtocol !== undefined && it.turn.quiet !== true ? response$.pipe(hideMarkup()) : response$;
+  return resolved.provider.textProtocol !== undefined && turn.quiet !== true ? response$.pipe(hideMarkup()) : response$;
 }
 
-/** One request in flight: what has streamed so far, and its idle timer. */
-interface RequestState {
-  readonly subscriber: Subscriber<TurnEvent | ModelResponse>;
-  readonly it: IterationContext;
-  readonly controller: AbortController | undefined;
+/** What a request has streamed so far: plain data, filled as its events arrive. */
+interface Streamed {
   text: string;
+  /** Whether the text so far ends inside a secret (`scrubDelta`). */
   inSecret: boolean;
   readonly toolCalls: ProviderToolCall[];
   finishReason: string | undefined;
@@ -121,66 +89,58 @@ interface RequestState {
   responseModel: string | undefined;
   inputTokens: number;
   outputTokens: number;
-  settled: boolean;
-  idle: IdleTimer | undefined;
 }
 
-function onEvent(request: RequestState, event: ProviderEvent): void {
-  request.idle?.touch();
+function streamedSoFar(): Streamed {
+  return {
+    text: '',
+    inSecret: false,
+    toolCalls: [],
+    finishReason: undefined,
+    responseId: undefined,
+    responseModel: undefined,
+    inputTokens: 0,
+    outputTokens: 0,
+  };
+}
+
+/** Adds a provider event to what streamed; returns the turn event it makes, if any. Throws a `ProviderError` for an event the contract does not allow. */
+function onEvent(it: IterationContext, streamed: Streamed, event: ProviderEvent): TurnEvent | undefined {
   const broken = contractBreach(event);
-  if (broken !== undefined) return fail(request, new ProviderError(`Provider '${request.it.resolved.provider.name}' sent ${broken}.`));
+  if (broken !== undefined) throw new ProviderError(`Provider '${it.resolved.provider.name}' sent ${broken}.`);
+  const quiet = it.turn.quiet === true; // nobody reads the turn's events (TurnContext.quiet)
   switch (event.type) {
     case 'text-delta': {
-      if (event.text.length === 0) return;
-      request.text += event.text;
-      if (request.it.turn.quiet === true) return; // nobody reads the turn's events (TurnContext.quiet)
+      if (event.text.length === 0) return undefined;
+      streamed.text += event.text;
+      if (quiet) return undefined;
       // the event is rendered (scrubbed); the response keeps the text as the model wrote it
-      const shown = scrubDelta(event.text, request.inSecret);
-      request.inSecret = shown.inSecret;
-      if (shown.text.length > 0) request.subscriber.next({ type: 'text-delta', iteration: request.it.iteration, text: shown.text });
-      return;
+      const shown = scrubDelta(event.text, streamed.inSecret);
+      streamed.inSecret = shown.inSecret;
+      return shown.text.length > 0 ? { type: 'text-delta', iteration: it.iteration, text: shown.text } : undefined;
     }
     case 'tool-call':
-      request.toolCalls.push(event);
-      return;
+      streamed.toolCalls.push(event);
+      return undefined;
     case 'usage':
-      request.inputTokens += event.inputTokens;
-      request.outputTokens += event.outputTokens;
-      if (request.it.turn.quiet !== true) request.subscriber.next({ type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens });
-      return;
+      streamed.inputTokens += event.inputTokens;
+      streamed.outputTokens += event.outputTokens;
+      return quiet ? undefined : { type: 'usage', inputTokens: event.inputTokens, outputTokens: event.outputTokens };
     case 'finish':
-      request.finishReason = event.reason;
-      if (typeof event.responseId === 'string') request.responseId = event.responseId;
-      if (typeof event.responseModel === 'string') request.responseModel = event.responseModel;
-      return;
+      streamed.finishReason = event.reason;
+      if (typeof event.responseId === 'string') streamed.responseId = event.responseId;
+      if (typeof event.responseModel === 'string') streamed.responseModel = event.responseModel;
+      return undefined;
   }
 }
 
-/** Ends the request's own timers and listeners, once, whichever way it ends. */
-function settle(request: RequestState): void {
-  request.settled = true;
-  request.idle?.stop();
-}
-
-function finish(request: RequestState, cancelled: boolean): void {
-  if (request.settled) return;
-  settle(request);
-  if (cancelled) request.controller?.abort();
-  const { subscriber, responseId, responseModel, finishReason } = request;
-  if ((responseId !== undefined || responseModel !== undefined) && request.it.turn.quiet !== true) {
-    subscriber.next({ type: 'response', iteration: request.it.iteration, responseId, responseModel, finishReason });
-  }
-  const usage = { inputTokens: request.inputTokens, outputTokens: request.outputTokens };
-  subscriber.next({ text: request.text, toolCalls: cancelled ? [] : request.toolCalls, finishReason, cancelled, usage });
-  subscriber.complete();
-}
-
-/** The request failed: a ProviderError, unless the turn was cancelled meanwhile (then the text so far). */
-function fail(request: RequestState, err: unknown): void {
-  if (request.settled) return;
-  if (request.it.turn.cancelled()) return finish(request, true);
-  settle(request);
-  request.subscriber.error(asProviderError(request.it.resolved.provider.name, err));
+/** The end of a request: its `response` event (when the provider named one), then the response. */
+function responseOf(it: IterationContext, streamed: Streamed, cancelled: boolean): Observable<TurnEvent | ModelResponse> {
+  const { text, responseId, responseModel, finishReason } = streamed;
+  const usage = { inputTokens: streamed.inputTokens, outputTokens: streamed.outputTokens };
+  const response: ModelResponse = { text, toolCalls: cancelled ? [] : streamed.toolCalls, finishReason, cancelled, usage };
+  if ((responseId === undefined && responseModel === undefined) || it.turn.quiet === true) return of(response);
+  return of<(TurnEvent | ModelResponse)[]>({ type: 'response', iteration: it.iteration, responseId, responseModel, finishReason }, response);
 }
 
 let unused: AbortSignal | undefined;

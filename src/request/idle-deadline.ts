@@ -1,13 +1,10 @@
-import { Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
-import { IdleTimer } from './idle-timer.js';
+import { type MonoTypeOperatorFunction, throwError, timeout } from 'rxjs';
 
 /**
  * Fails a stream that goes quiet: when no value (or completion) comes for `ms` after the
- * subscription or the last value, the source is torn down and `onIdle()` errors the result —
- * what `timeout({ each: ms, with })` does, with one timer per stream instead of one per value (a
- * value only records its time; when the timer fires early it waits out the rest). A provider
- * stream of 1,000 tool-call deltas arms one timer, not 1,000. Time is RxJS's async scheduler's,
- * so marble tests run it in virtual time.
+ * subscription or the last value, the source is torn down and the result fails with what
+ * `onIdle()` returns. It is `timeout({ each: ms, with })`, named for the loop's idle rule, so
+ * marble tests run it in virtual time like any RxJS timer.
  *
  * ```
  * source:  -a-b-----------      ms = 5
@@ -22,24 +19,5 @@ import { IdleTimer } from './idle-timer.js';
  * @return The source's values, until it is silent for `ms`.
  */
 export function idleDeadline<T>(ms: number, onIdle: () => unknown): MonoTypeOperatorFunction<T> {
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      const idle = new IdleTimer(ms, () => {
-        sourceSub.unsubscribe();
-        subscriber.error(onIdle());
-      });
-      const sourceSub: Subscription = source.subscribe({
-        next: (value) => {
-          idle.touch();
-          subscriber.next(value);
-        },
-        error: (err: unknown) => subscriber.error(err),
-        complete: () => subscriber.complete(),
-      });
-      if (!subscriber.closed) idle.start();
-      return () => {
-        idle.stop();
-        sourceSub.unsubscribe();
-      };
-    });
+  return timeout({ each: ms, with: () => throwError(onIdle) });
 }

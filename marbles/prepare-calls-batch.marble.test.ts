@@ -1,24 +1,22 @@
-import { from } from 'rxjs';
+import { from, takeUntil } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalRequest, PreparedCall } from '../src/index.js';
+import type { ApprovalRequest, PreparedCall, TurnEvent } from '../src/index.js';
 import { createPrepContext, prepareCalls, resolveTool, type PrepStep } from '../src/operators.js';
-import { prepareBatch } from '../src/prep/prepare-calls.js';
 import { createTestScheduler, fakeTool } from '../src/testing/index.js';
 import { codes, parsedCall, stage } from './operator-harness.js';
 
-describe("prepareBatch is prepareCalls over a batch in hand: the same values in the same frames, no Observable per call that waits for nothing", () => {
+describe('prepareCalls over a batch: slot order, calls behind a waiting step wait, a parked call is the last', () => {
   let scheduler: TestScheduler;
   beforeEach(() => {
     scheduler = createTestScheduler(expect);
   });
 
-  it('synchronous steps prepare every call at once, in slot order, as prepareCalls does', () => {
+  it('synchronous steps prepare every call at once, in slot order', () => {
     scheduler.run(({ expectObservable }) => {
       const { it: iteration } = stage({ tools: [fakeTool('a', 'A')] });
       const calls = [parsedCall(0, 'a'), parsedCall(1, 'nope'), parsedCall(2, 'a')];
       const expected = { a: '#0 ready', b: '#1 unknown', c: '#2 ready' };
-      expectObservable(codes(prepareBatch(iteration, calls, [resolveTool], createPrepContext(iteration)))).toBe('(abc|)', expected);
       expectObservable(codes(from(calls).pipe(prepareCalls(iteration, [resolveTool])))).toBe('(abc|)', expected);
     });
   });
@@ -32,7 +30,7 @@ describe("prepareBatch is prepareCalls over a batch in hand: the same values in 
       };
       const { it: iteration } = stage({ tools: [fakeTool('a', 'A')] });
       const calls = [parsedCall(0, 'a'), parsedCall(1, 'a'), parsedCall(2, 'a')];
-      expectObservable(codes(prepareBatch(iteration, calls, [resolveTool, slow], createPrepContext(iteration)))).toBe('a--(bc|)', {
+      expectObservable(codes(from(calls).pipe(prepareCalls(iteration, [resolveTool, slow], createPrepContext(iteration))))).toBe('a--(bc|)', {
         a: '#0 ready',
         b: '#1 ready',
         c: '#2 ready',
@@ -52,7 +50,7 @@ describe("prepareBatch is prepareCalls over a batch in hand: the same values in 
       };
       const { it: iteration } = stage({ tools: [fakeTool('a', 'A')] });
       const calls = [parsedCall(0, 'a'), parsedCall(1, 'a'), parsedCall(2, 'a')];
-      expectObservable(codes(prepareBatch(iteration, calls, [resolveTool, park], createPrepContext(iteration)))).toBe('(ab|)', {
+      expectObservable(codes(from(calls).pipe(prepareCalls(iteration, [resolveTool, park], createPrepContext(iteration))))).toBe('(ab|)', {
         a: '#0 ready',
         b: '#1 ready',
       });
@@ -61,16 +59,20 @@ describe("prepareBatch is prepareCalls over a batch in hand: the same values in 
     });
   });
 
-  it('a turn cancelled by a step prepares no further call', () => {
+  it('a step that cancels the turn ends the batch there: takeUntil(cancel$), as the loop pipes it, prepares no further call', () => {
     const controller = new AbortController();
+    let seen = 0;
     scheduler.run(({ expectObservable }) => {
       const { it: iteration } = stage({ tools: [fakeTool('a', 'A')], signal: controller.signal });
       const cancels: PrepStep = (call) => {
+        seen++;
         if (call.slot === 0) controller.abort();
         return call;
       };
       const calls = [parsedCall(0, 'a'), parsedCall(1, 'a')];
-      expectObservable(codes(prepareBatch(iteration, calls, [resolveTool, cancels], createPrepContext(iteration)))).toBe('(a|)', { a: '#0 ready' });
+      expectObservable(codes(from(calls).pipe(prepareCalls(iteration, [resolveTool, cancels], createPrepContext(iteration)), takeUntil<TurnEvent | PreparedCall>(iteration.turn.cancel$)))).toBe('|');
+      scheduler.flush();
+      expect(seen).toBe(1);
     });
   });
 });

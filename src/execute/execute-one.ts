@@ -1,10 +1,10 @@
-import { Observable } from 'rxjs';
+import { concat, defer, EMPTY, Observable } from 'rxjs';
 import { INTERRUPTED, type PreparedCall, type SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { emitToolCall, emitToolResult } from './slot-events.js';
 import { recordedSlotResult, slotResult } from './slot-result.js';
-import { ToolRun } from './tool-run.js';
+import { runTool } from './run-tool.js';
 
 /**
  * Runs one prepared call: its `tool-call` event right before the tool starts, then its slot
@@ -27,25 +27,27 @@ import { ToolRun } from './tool-run.js';
  * @return The slot's events and its result.
  */
 export function executeOne(it: IterationContext, call: PreparedCall): Observable<TurnEvent | SlotResult> {
+  if (call.filled || !call.tool) return filledSlot(it, call);
+  return defer(() => {
+    if (it.turn.cancelled()) return EMPTY;
+    let shown: unknown;
+    const announce$ = new Observable<TurnEvent>((subscriber) => {
+      shown = emitToolCall(it, call, true, subscriber);
+      subscriber.complete();
+    });
+    // a consumer that cancels (or unsubscribes) from the tool-call event: `concat` never starts the tool
+    return concat(announce$, defer(() => runTool(it, call, shown)));
+  });
+}
+
+/** A slot decided by preparation: its `tool-call` event, its result, its `tool-result` event, at once. */
+function filledSlot(it: IterationContext, call: PreparedCall): Observable<TurnEvent | SlotResult> {
   return new Observable((subscriber) => {
-    if (call.filled || !call.tool) {
-      const filled = call.filled ?? INTERRUPTED;
-      const shown = emitToolCall(it, call, false, subscriber);
-      const result = filled.recorded ? recordedSlotResult(call, filled.recorded) : slotResult(it, call, filled.outcome, filled.success, filled.output, 0);
-      subscriber.next(result); // before its event: a consumer that cancels from the event keeps the result
-      emitToolResult(it, result, shown, subscriber);
-      subscriber.complete();
-      return undefined;
-    }
-    if (it.turn.cancelled()) {
-      subscriber.complete();
-      return undefined;
-    }
-    const shown = emitToolCall(it, call, true, subscriber);
-    // A consumer may cancel (or unsubscribe) from the tool-call event: then the tool never starts.
-    if (subscriber.closed) return undefined;
-    const run = new ToolRun(it, call, subscriber, shown);
-    run.start();
-    return run; // its `unsubscribe` aborts the tool's signal
+    const filled = call.filled ?? INTERRUPTED;
+    const shown = emitToolCall(it, call, false, subscriber);
+    const result = filled.recorded ? recordedSlotResult(call, filled.recorded) : slotResult(it, call, filled.outcome, filled.success, filled.output, 0);
+    subscriber.next(result); // before its event: a consumer that cancels from the event keeps the result
+    emitToolResult(it, result, shown, subscriber);
+    subscriber.complete();
   });
 }

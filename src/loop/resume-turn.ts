@@ -1,4 +1,4 @@
-import { defer, EMPTY, expand, type Observable } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import type { TurnEvent } from '../core/events.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
@@ -7,10 +7,8 @@ import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { createTurnContext } from '../runtime/turn-context.js';
 import { checkSnapshot, type ResumeDecision } from './check-snapshot.js';
 import { consumeSnapshot } from './consume-snapshot.js';
-import { iterate } from './iterate.js';
-import { isIterationStep } from './iteration-step.js';
 import { resumeIteration } from './resume-iteration.js';
-import { endTurn } from './run-tool-loop.js';
+import { playTurn } from './run-tool-loop.js';
 
 /** How a parked turn continues. */
 export interface ResumeOptions {
@@ -68,10 +66,7 @@ function resumed(resolved: ResolvedAgentExecution, snapshot: TurnSnapshot | unkn
     // a parked snapshot resumes once; a journal's checkpoint is claimed by the durable store
     if (checked.parked) consumeSnapshot(checked.snapshot);
     const resumed = turn!;
-    return resumeIteration(resumed, checked, options.decidedBy ?? 'resume').pipe(
-      expand((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(resumed, value.snapshot) : EMPTY)),
-      endTurn(),
-    );
+    return playTurn(resumed, resumeIteration(resumed, checked, options.decidedBy ?? 'resume'));
   });
 }
 

@@ -1,4 +1,4 @@
-import { defer, EMPTY, expand, filter, finalize, from, map, type Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { defer, EMPTY, expand, filter, finalize, from, map, type Observable, type OperatorFunction, type Subscription, using } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { turnInputWith, type TurnInput } from '../core/turn-input.js';
 import { scrubCredentials } from '../results/scrub.js';
@@ -65,11 +65,33 @@ export function runQuietLoop(resolved: ResolvedAgentExecution, input: TurnInput)
 /** The turn's iterations, driven by `expand` from its first snapshot, with its steering listened to meanwhile. */
 function turnEvents(turn: TurnContext, input: TurnInput): Observable<TurnEvent> {
   const steering = listenToSteering(turn, input);
-  const events$ = iterate(turn, startSnapshot(turn, input)).pipe(
-    expand((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY)),
-    endTurn(),
-  );
+  const events$ = playTurn(turn, iterate(turn, startSnapshot(turn, input)));
   return steering ? events$.pipe(finalize(() => steering.unsubscribe())) : events$;
+}
+
+/**
+ * A turn from its first iteration on: each `next` step's snapshot starts the next iteration
+ * (`expand`) until a `done` step ends the turn (`endTurn`). The turn listens to its signal once,
+ * for its whole life (`using`), so every stage's `takeUntil(cancel$)` shares that one listener.
+ *
+ * ```
+ * first$:  -i-n|              n: next step
+ * iterate:     -i-(d|)        (for n)
+ * result:  -i---i-(D|)        D: the done event
+ * ```
+ * @example
+ * ```ts
+ * playTurn(turn, iterate(turn, startSnapshot(turn, input)));
+ * ```
+ * @param turn The turn's services.
+ * @param first$ Its first iteration (`iterate`, or `resumeIteration`).
+ * @return The turn's events.
+ */
+export function playTurn(turn: TurnContext, first$: Observable<TurnEvent | IterationStep>): Observable<TurnEvent> {
+  return using(
+    () => turn.cancel$.subscribe(),
+    () => first$.pipe(expand((value) => (isIterationStep(value) && value.kind === 'next' ? iterate(turn, value.snapshot) : EMPTY)), endTurn()),
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { NO_ITEMS } from '../core/no-items.js';
-import { DEFAULT_KNOBS, type LoopDetectionKnobs } from '../core/knobs.js';
+import type { LoopDetectionKnobs } from '../core/knobs.js';
 import type { LoopWindow } from '../core/turn-snapshot.js';
 import { canonicalJson } from './canonical-json.js';
 import { loopThresholds, type LoopLevel, type LoopObservation, type LoopPattern, type LoopReport, type LoopThresholds, type LoopVerdict } from './loop-thresholds.js';

@@ -3,7 +3,6 @@ import { NO_ITEMS } from '../core/no-items.js';
 import type { TurnInput } from '../core/turn-input.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import { ActivatedToolSet } from '../registry/activated-tool-set.js';
-import { resolveToolScope } from '../registry/agent-tool-scope.js';
 import { effectiveTools } from './effective-tools.js';
 import { turnCancellation } from './turn-cancellation.js';
 import type { EffectiveTools, ResolvedAgentExecution, TurnContext } from './resolved-execution.js';

@@ -1,0 +1,127 @@
+import { catchError, defaultIfEmpty, defer, isObservable, map, mergeMap, Observable, type ObservableInput, of, take, tap, throwError, timeout } from 'rxjs';
+import { texts, type PreparedCall, type SlotResult } from '../core/calls.js';
+import { ToolTimeoutError } from '../core/errors.js';
+import { MAX_TIMER_MS } from '../core/knobs.js';
+import type { SlotOutcome, TurnEvent } from '../core/events.js';
+import type { ToolResult } from '../core/tool.js';
+import type { IterationContext } from '../runtime/resolved-execution.js';
+import { runAfterToolCallHooks } from './after-tool-call-hooks.js';
+import { errorMessage, errorTypeOf, normalizeResult } from './normalize-result.js';
+import { emitToolResult } from './slot-events.js';
+import { slotResult } from './slot-result.js';
+import { SlotContext } from './slot-context.js';
+
+/**
+ * Runs an executable call's tool and ends its slot: the tool's answer — a value, a promise, or
+ * the first value of an Observable (`take(1)`; completing without one answers nothing) — is
+ * normalized (`normalizeResult`), and what it throws or rejects with fails the call; under the
+ * tool's deadline (`timeout({ first })`, `timeoutMs` or `knobs.toolTimeoutMs`) the tool is torn
+ * down and fails with a `ToolTimeoutError`. Then the slot result, its `tool-result` event and
+ * the `afterToolCall` hooks. Unsubscribing before the answer (cancellation) and the deadline
+ * close the slot's signal (`SlotContext`), however late the tool reads it.
+ *
+ * ```
+ * tool:    ---v|
+ * result:  ---(re|)     r: slot result, e: tool-result
+ * tool:    ---------    (deadline 5)
+ * result:  -----(re|)   r: failed, ToolTimeoutError; the signal aborts
+ * ```
+ * @example
+ * ```ts
+ * concat(announce$, defer(() => runTool(it, call, shownArgs)));
+ * ```
+ * @param it The iteration the call belongs to.
+ * @param call A prepared call with a tool.
+ * @param shownArgs The scrubbed arguments its `tool-call` event showed.
+ * @return The slot result, then its events.
+ */
+export function runTool(it: IterationContext, call: PreparedCall, shownArgs: unknown): Observable<TurnEvent | SlotResult> {
+  return defer(() => {
+    const tool = call.tool!;
+    const ctx = new SlotContext(it, call);
+    const started = timed(it) ? it.resolved.clock.now() : 0;
+    const { runTool: runner } = it.resolved;
+    const answer$ = defer(() => answerOf(runner ? runner(call, () => tool.execute(call.args, ctx)) : tool.execute(call.args, ctx))).pipe(
+      take(1),
+      defaultIfEmpty(undefined),
+      map(toAnswer),
+    );
+    const timeoutMs = tool.timeoutMs ?? it.resolved.knobs.toolTimeoutMs;
+    const expire = (): Observable<never> => {
+      const err = new ToolTimeoutError(tool.name, timeoutMs!);
+      ctx.close(err);
+      return throwError(() => err);
+    };
+    const bounded$ = timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS ? answer$.pipe(timeout({ first: timeoutMs, with: expire })) : answer$;
+    return bounded$.pipe(
+      catchError((thrown: unknown) => of<Answer>({ threw: true, failure: thrown })),
+      mergeMap((answer) => endSlot(it, call, shownArgs, answer, started)),
+      // torn down before the answer (cancellation): the tool's signal aborts, its late answer is ignored
+      tap({ unsubscribe: () => ctx.close() }),
+    );
+  });
+}
+
+/** What the tool returned, as an Observable input: its Observable, its promise (a thenable, adopted as a promise), or the value. */
+function answerOf(returned: unknown): ObservableInput<unknown> {
+  if (isObservable(returned)) return returned;
+  // reading `then` may throw (a hostile getter): `defer` fails the call with it
+  if (typeof (returned as PromiseLike<unknown> | null)?.then === 'function') return Promise.resolve(returned);
+  return of(returned);
+}
+
+/** How the tool answered: `output` for a success; otherwise the failure (the result's error text, or what was thrown). */
+interface Answer {
+  readonly output?: string;
+  readonly data?: unknown;
+  readonly threw: boolean;
+  readonly failure?: unknown;
+}
+
+/** The tool's value as an answer; a value that cannot be read (a throwing getter) throws, and fails the call. */
+function toAnswer(value: unknown): Answer {
+  if (typeof value === 'string') return { output: value, threw: false }; // the common case
+  const result: ToolResult = normalizeResult(value);
+  if (result.success) return { output: result.output, data: result.data, threw: false };
+  return { data: result.data, threw: false, failure: result.error ?? result.output };
+}
+
+/** The slot result, then its `tool-result` event (a consumer that cancels from the event keeps the result); then the `afterToolCall` hooks. */
+function endSlot(it: IterationContext, call: PreparedCall, shownArgs: unknown, answer: Answer, started: number): Observable<TurnEvent | SlotResult> {
+  return new Observable<TurnEvent | SlotResult>((subscriber) => {
+    const name = call.tool!.name;
+    const durationMs = timed(it) ? it.resolved.clock.now() - started : 0;
+    let outcome: SlotOutcome = 'failed';
+    let text: string;
+    let error: string | undefined;
+    let errorType: string | undefined;
+    if (answer.threw) {
+      error = errorMessage(answer.failure);
+      text = texts.thrown(name, error);
+      errorType = errorTypeOf(answer.failure);
+    } else if (answer.output !== undefined) {
+      outcome = 'executed';
+      text = answer.output.length > 0 ? answer.output : texts.noOutput;
+    } else {
+      error = answer.failure as string;
+      text = texts.failed(error);
+      errorType = 'failed';
+    }
+    const result = slotResult(it, call, outcome, outcome === 'executed', text, durationMs, answer.data, errorType);
+    subscriber.next(result);
+    emitToolResult(it, result, shownArgs, subscriber);
+    if (it.resolved.hooks.afterToolCall?.length) {
+      runAfterToolCallHooks(it, call, { success: outcome === 'executed', output: text, error, data: answer.data, durationMs });
+    }
+    subscriber.complete();
+  });
+}
+
+/**
+ * Whether anything reads a call's duration: its events, an observer, an `afterToolCall` hook or
+ * the journal. A quiet turn without them reads no clock for its calls (two readings a call).
+ */
+function timed(it: IterationContext): boolean {
+  const { turn, resolved } = it;
+  return turn.quiet !== true || resolved.observers.length > 0 || turn.journal !== undefined || (resolved.hooks.afterToolCall?.length ?? 0) > 0;
+}

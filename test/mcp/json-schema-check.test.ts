@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import type { McpClient } from '../../src/mcp/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mcpTools, type Tool } from '../../src/index.js';
 import { jsonSchemaCheck } from '../../src/mcp/json-schema-check.js';
-import { mcpTool } from '../../src/mcp/mcp-tools.js';
+import { fixtureForSuite } from './fixture-client.js';
 
 /**
  * The MCP argument check reads only own properties: a key the model sends is judged by what the
@@ -79,12 +79,17 @@ describe('typed properties with inherited names are checked on the own value onl
 });
 
 describe('the check an MCP tool carries refuses inherited names', () => {
-  const client = { listTools: async () => ({ tools: [] }), callTool: async () => ({ content: [] }) } as unknown as McpClient;
-  const tool = mcpTool(
-    client,
-    { name: 'write', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false } },
-    { server: 'fs' },
-  );
+  // a real server process (the fixture) lists the tool with this schema
+  const inputSchema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false } as const;
+  const fixture = fixtureForSuite({ baseTools: false, tools: [{ name: 'write', inputSchema }], listing: {} });
+  let tool: Tool;
+  beforeAll(async () => {
+    [tool] = await mcpTools(fixture.client, { server: 'fs' });
+  });
+
+  it('the tool carries the schema the server listed', () => {
+    expect([tool.name, tool.spec.parameters]).toEqual(['fs__write', inputSchema]);
+  });
 
   it.each(INHERITED)('%s', (key) => {
     const check = tool.check as (args: unknown) => { ok: boolean; message?: string };

@@ -1,19 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { ApprovalManager, ConfigurationError, createAgent, mcpTools, type McpClient, type McpToolInfo, type ToolRisk } from '../../src/index.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApprovalManager, ConfigurationError, createAgent, mcpTools, type McpToolInfo, type ToolRisk } from '../../src/index.js';
 import { scriptedModel } from '../../src/testing/index.js';
 import { outcomes, runTurn, scriptedDoor } from '../prep/harness.js';
+import { fixtureForSuite, serveTools, toolsRan } from './fixture-client.js';
 
 type Annotations = McpToolInfo['annotations'];
 
-/** A server that lists one tool per annotation shape and answers every call with 'ran'. */
-function server(annotated: Record<string, Annotations>) {
-  const called: string[] = [];
-  const client: McpClient = {
-    listTools: async () => ({ tools: Object.entries(annotated).map(([name, annotations]) => ({ name, inputSchema: { type: 'object' }, annotations })) }),
-    callTool: async (params) => (called.push(params.name), { content: [{ type: 'text', text: 'ran' }] }),
-  };
-  return { client, called };
-}
+/** A real server process (the fixture) that lists, for each rule, one tool per annotation shape and answers every call with 'ran'. */
+const fixture = fixtureForSuite({ baseTools: false, listing: {} });
+
+const serve = (annotated: Record<string, Annotations>) => serveTools(fixture.client, { tools: Object.entries(annotated).map(([name, annotations]) => ({ name, annotations })), listing: {} });
 
 const SHAPES: Record<string, Annotations> = {
   plain: undefined,
@@ -27,11 +23,13 @@ const SHAPES: Record<string, Annotations> = {
 };
 
 async function risks(options: { trustAnnotations?: boolean; risk?: ToolRisk } = {}): Promise<Record<string, ToolRisk | undefined>> {
-  const tools = await mcpTools(server(SHAPES).client, { server: 's', ...options });
+  const tools = await mcpTools(fixture.client, { server: 's', ...options });
   return Object.fromEntries(tools.map((t) => [t.attribution.originalName!, t.risk]));
 }
 
 describe("MCP risk: destructiveHint → 'exec' always; readOnlyHint → 'read' only for a trusted server; otherwise 'write'", () => {
+  beforeAll(() => serve(SHAPES));
+
   it("an untrusted server's readOnlyHint is ignored: every tool is 'write' unless destructive", async () => {
     expect(await risks()).toEqual({
       plain: 'write',
@@ -71,17 +69,16 @@ describe("MCP risk: destructiveHint → 'exec' always; readOnlyHint → 'read' o
   });
 
   it('a risk that is no level is a ConfigurationError', async () => {
-    await expect(mcpTools(server(SHAPES).client, { server: 's', risk: 'reed' as ToolRisk })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(mcpTools(fixture.client, { server: 's', risk: 'reed' as ToolRisk })).rejects.toBeInstanceOf(ConfigurationError);
   });
 });
 
 describe('the MCP risk decides approval and the risk profile', () => {
-  const db = () => server({ drop_db: { readOnlyHint: true }, list_tables: { readOnlyHint: true }, wipe: { readOnlyHint: true, destructiveHint: true } });
+  beforeEach(() => serve({ drop_db: { readOnlyHint: true }, list_tables: { readOnlyHint: true }, wipe: { readOnlyHint: true, destructiveHint: true } }));
   const callAll = (names: string[]) => scriptedModel([{ toolCalls: names.map((name, i) => ({ id: `c${i}`, name, arguments: {} })) }, { text: 'ok' }]);
 
   it('untrusted: a readOnlyHint tool prompts (denied without an operator) and risks: [read] leaves it out', async () => {
-    const { client, called } = db();
-    const tools = await mcpTools(client, { server: 'db' });
+    const tools = await mcpTools(fixture.client, { server: 'db' });
     const operator = scriptedDoor([]);
     const run = await runTurn(
       createAgent({ provider: callAll(['db__drop_db', 'db__list_tables']), model: 'm', tools, approval: new ApprovalManager({}, operator) }),
@@ -90,17 +87,16 @@ describe('the MCP risk decides approval and the risk profile', () => {
       ['db__drop_db', 'denied'],
       ['db__list_tables', 'denied'],
     ]);
-    expect(called).toEqual([]);
+    expect(await toolsRan(fixture.client)).toEqual([]);
     const model = callAll(['db__drop_db']);
     const filtered = await runTurn(createAgent({ provider: model, model: 'm', tools, riskProfile: { risks: ['read'] } }));
     expect(model.requests[0].tools ?? []).toEqual([]);
     expect(outcomes(filtered.events).map(([, outcome]) => outcome)).toEqual(['excluded']);
-    expect(called).toEqual([]);
+    expect(await toolsRan(fixture.client)).toEqual([]);
   });
 
   it('trusted: a readOnlyHint tool runs without a prompt; a destructive one still prompts and is filtered out', async () => {
-    const { client, called } = db();
-    const tools = await mcpTools(client, { server: 'db', trustAnnotations: true });
+    const tools = await mcpTools(fixture.client, { server: 'db', trustAnnotations: true });
     const operator = scriptedDoor([]);
     const run = await runTurn(
       createAgent({ provider: callAll(['db__list_tables', 'db__wipe']), model: 'm', tools, approval: new ApprovalManager({}, operator) }),
@@ -110,7 +106,7 @@ describe('the MCP risk decides approval and the risk profile', () => {
       ['db__wipe', 'denied'],
     ]);
     expect(operator.asked.map((r) => r.toolName)).toEqual(['db__wipe']);
-    expect(called).toEqual(['list_tables']);
+    expect(await toolsRan(fixture.client)).toEqual(['list_tables']);
     const model = callAll([]);
     await runTurn(createAgent({ provider: model, model: 'm', tools, riskProfile: { risks: ['read'] } }));
     expect(model.requests[0].tools?.map((t) => t.name)).toEqual(['db__drop_db', 'db__list_tables']);

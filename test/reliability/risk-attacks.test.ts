@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApprovalManager, createAgent, defineTool, mcpTools, nonInteractiveApproval, type McpClient, type Tool, type ToolRisk } from '../../src/index.js';
+import { ApprovalManager, createAgent, defineTool, mcpTools, nonInteractiveApproval, type Tool, type ToolRisk } from '../../src/index.js';
 import { scriptedModel } from '../../src/testing/index.js';
+import { fixtureForSuite, serveTools, toolsRan } from '../mcp/fixture-client.js';
 import { door } from './bypass-helpers.js';
 import { expectHealthyTurn, runTurn, slotSummary } from './turn-runner.js';
 
@@ -11,6 +12,9 @@ import { expectHealthyTurn, runTurn, slotSummary } from './turn-runner.js';
  */
 
 const SECRET = 'AKIAIOSFODNN7EXAMPLE';
+
+/** A real MCP server process (the fixture); each test has it serve the tools it needs. */
+const fixture = fixtureForSuite({ baseTools: false, listing: {} });
 
 /** A reader that returns the secret, and a sink that records what it was sent. */
 function tools(reader: { name: string; risk?: ToolRisk }, sink: { name: string; risk?: unknown }) {
@@ -63,32 +67,28 @@ describe('item 10: reading a secret and sending it out never both pass the defau
   });
 
   it('an MCP tool that sends data out prompts, whatever the server claims (a caller-set egress risk holds for a trusted server too)', async () => {
-    const client: McpClient = {
-      listTools: async () => ({ tools: [{ name: 'post', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] }),
-      callTool: async () => ({ content: [{ type: 'text', text: 'sent' }] }),
-    };
+    await serveTools(fixture.client, { tools: [{ name: 'post', annotations: { readOnlyHint: true } }] });
     for (const options of [{}, { risk: 'egress' as const }, { risk: 'egress' as const, trustAnnotations: true }]) {
-      const mcp = await mcpTools(client, { server: 'http', ...options });
+      const mcp = await mcpTools(fixture.client, { server: 'http', ...options });
       const { list } = tools({ name: 'file_read' }, { name: 'unused' });
       const model = exfiltration('file_read', 'http__post');
       const run = await runTurn(createAgent({ provider: model, model: 'm', tools: [list[0], ...mcp], approval: new ApprovalManager() }));
       expect(slotSummary(run.events, 2).map(([, name, outcome]) => [name, outcome])).toEqual([['http__post', 'denied']]);
     }
+    expect(await toolsRan(fixture.client)).toEqual([]);
   });
 });
 
 describe("item 9: risk filters fail closed: risks: ['read'] admits neither a tool without a declared risk nor an untrusted readOnlyHint", () => {
-  const called: string[] = [];
-  const client: McpClient = {
-    listTools: async () => ({
+  beforeEach(() =>
+    serveTools(fixture.client, {
       tools: [
-        { name: 'drop_db', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
-        { name: 'truncate', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, destructiveHint: true } },
-        { name: 'vacuum', inputSchema: { type: 'object' } },
+        { name: 'drop_db', annotations: { readOnlyHint: true } },
+        { name: 'truncate', annotations: { readOnlyHint: true, destructiveHint: true } },
+        { name: 'vacuum' },
       ],
     }),
-    callTool: async (params) => (called.push(params.name), { content: [{ type: 'text', text: 'dropped' }] }),
-  };
+  );
   const undeclared = defineTool({ name: 'rm_rf', description: 'removes', parameters: z.object({}), execute: () => 'removed' });
   const misspelled = defineTool({ name: 'shred', description: 'shreds', parameters: z.object({}), execute: () => 'shredded', risk: 'reed' as ToolRisk });
 
@@ -100,19 +100,18 @@ describe("item 9: risk filters fail closed: risks: ['read'] admits neither a too
     ['rm_rf', {}],
     ['shred', {}],
   ] as const)('%s with %j', async (name, options) => {
-    called.length = 0;
-    const mcp = await mcpTools(client, { server: 'db', ...options });
+    const mcp = await mcpTools(fixture.client, { server: 'db', ...options });
     const model = scriptedModel([{ toolCalls: [{ id: 'x', name, arguments: {} }] }, { text: 'ok' }]);
     const agent = createAgent({ provider: model, model: 'm', tools: [undeclared, misspelled, ...mcp], riskProfile: { risks: ['read'] } });
     const run = await runTurn(agent);
     expectHealthyTurn(run, model.requests);
     expect(model.requests[0].tools?.map((t) => t.name) ?? []).not.toContain(name);
     expect(slotSummary(run.events).map(([, n, outcome]) => [n, outcome])).toEqual([[name, 'excluded']]);
-    expect(called).toEqual([]);
+    expect(await toolsRan(fixture.client)).toEqual([]);
   });
 
   it('a trusted server keeps its read-only tools under risks: [read]', async () => {
-    const mcp = await mcpTools(client, { server: 'db', trustAnnotations: true });
+    const mcp = await mcpTools(fixture.client, { server: 'db', trustAnnotations: true });
     const model = scriptedModel([{ text: 'ok' }]);
     await runTurn(createAgent({ provider: model, model: 'm', tools: [undeclared, ...mcp], riskProfile: { risks: ['read'] } }));
     expect(model.requests[0].tools?.map((t) => t.name)).toEqual(['db__drop_db']);

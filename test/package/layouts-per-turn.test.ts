@@ -20,22 +20,28 @@ const probe = `
     const agent = createAgent({ provider: scriptedModel([{ toolCalls: [{ name: 'probe', arguments: {} }] }, { text: 'done' }]), model: 'm', tools: [probe] });
     await agent.complete({ message: 'turn ' + k, ingress: { channel: 'web', replyTarget: 'thread-' + k } });
   }
-  // the body of each request to an OpenAI-compatible client, streaming and not
+  // the body of each request the real OpenAI client sends to the fixture server, streaming and
+  // not, recorded as the provider hands it over (the object's layout does not cross the wire)
+  const { default: OpenAI } = await import('openai');
+  const { startOpenAIServer } = await import('./test/fixtures/openai-server.ts');
+  const server = await startOpenAIServer(() => ({ kind: 'reply', text: 'hi' }));
   const bodies = { stream: [], once: [] };
-  const completion = { choices: [{ message: { content: 'hi' }, finish_reason: 'stop' }] };
-  const chunks = async function* () { yield { choices: [{ delta: { content: 'hi' }, finish_reason: 'stop' }] }; };
-  const client = { chat: { completions: { create: async (body) => (body.stream ? (bodies.stream.push(body), chunks()) : (bodies.once.push(body), completion)) } } };
+  const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'test-key', maxRetries: 0, logLevel: 'off' });
+  const create = client.chat.completions.create.bind(client.chat.completions);
+  client.chat.completions.create = (body, options) => ((body.stream ? bodies.stream : bodies.once).push(body), create(body, options));
   for (const stream of [true, false]) {
     const provider = openAIChatProvider(client, { stream, params: { max_tokens: 64 } });
     for (let k = 0; k < 30; k++) await createAgent({ provider, model: 'm', tools: [], temperature: 0.5 }).complete({ message: 'turn ' + k });
   }
+  const served = server.requests.map((r) => r.body.stream);
+  await server.close();
   const copies = [];
   for (let k = 0; k < 30; k++) copies.push(turnInputWith({ message: 'turn ' + k }, { ingress: { channel: 'web' } }));
   // past the first few copies: V8's copy takes its fast path (and made new layouts) from about the tenth on
   const same = (list) => list.slice(-20).every((o) => %HaveSameMap(o, list.at(-1)));
   console.log(JSON.stringify({
     ingress: same(seen), ingresses: seen.length, input: same(copies), fields: copies[0],
-    bodies: [same(bodies.stream), same(bodies.once)], body: [bodies.stream[0], bodies.once[0]],
+    bodies: [same(bodies.stream), same(bodies.once)], body: [bodies.stream[0], bodies.once[0]], served,
   }));
 `;
 
@@ -49,11 +55,13 @@ describe("what a turn copies from the caller's input keeps one object layout fro
       fields: Record<string, unknown>;
       bodies: boolean[];
       body: Record<string, unknown>[];
+      served: boolean[];
     };
     expect(out.ingresses).toBe(30);
     expect(out.ingress).toBe(true);
     expect(out.input).toBe(true);
     expect(out.fields).toEqual({ message: 'turn 0', ingress: { channel: 'web' } });
+    expect(out.served).toEqual([...Array(30).fill(true), ...Array(30).fill(false)]);
     expect(out.bodies).toEqual([true, true]);
     // the params first, then the request's fields, then stream and its options, as the spreads had them
     expect(out.body.map((b) => Object.keys(b))).toEqual([

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import OpenAI from 'openai';
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { openAIChatProvider, type ToolSpec } from '../../src/index.js';
@@ -48,16 +48,18 @@ describe('Provider request: Chat Completions with stream, usage and shared specs
   });
 
   it('wraps each spec once and passes the spec object itself, never a copy', async () => {
-    const seen: any[] = [];
-    const fake = {
-      chat: { completions: { create: async (params: any) => (seen.push(params), { choices: [{ index: 0, message: { content: 'x' }, finish_reason: 'stop' }] }) } },
-    } as unknown as OpenAI;
-    const provider = openAIChatProvider(fake, { stream: false });
+    const s = await serve(() => ({ kind: 'reply', text: 'x' }));
+    const client = clientFor(s);
+    // a spy that records the params and calls the real create (identity does not cross the wire)
+    const create = vi.spyOn(client.chat.completions, 'create');
+    const provider = openAIChatProvider(client, { stream: false });
     await eventsOf(provider, userRequest({ tools: [weather] }));
     await eventsOf(provider, userRequest({ tools: [weather] }));
-    expect(seen[0].tools[0].function).toBe(weather);
-    expect(seen[1].tools[0]).toBe(seen[0].tools[0]);
-    expect(Object.isFrozen(seen[0].tools[0])).toBe(true);
+    const [[first], [second]] = create.mock.calls as unknown as [{ tools: { function: ToolSpec }[] }][];
+    expect(first.tools[0].function).toBe(weather);
+    expect(second.tools[0]).toBe(first.tools[0]);
+    expect(Object.isFrozen(first.tools[0])).toBe(true);
+    expect(s.requests.map((r) => r.body.tools)).toEqual([[{ type: 'function', function: weather }], [{ type: 'function', function: weather }]]);
   });
 });
 
@@ -84,28 +86,33 @@ describe('Streaming: text deltas as they arrive, tool calls assembled by index',
   });
 
   it('a recorded stream split at every byte boundary assembles the same calls', async () => {
-    // The real client reads a body cut into two chunks at each boundary in turn (through its
-    // `fetch` option, so the chunks reach its SSE decoder exactly as cut, unlike over TCP).
-    const bytes = new TextEncoder().encode(recordedSse);
+    // The real client asks the fixture server for the recording, once per boundary. TCP keeps no
+    // write boundaries (the server's pieces reach the client merged), so its `fetch` is the real
+    // one, and only re-cuts the real response body into two chunks at the boundary before the
+    // client's SSE decoder reads it.
+    const s = await serve(() => ({ kind: 'raw', sse: recordedSse }));
     let boundary = 0;
-    const cut: typeof fetch = async () =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start(controller) {
-            controller.enqueue(bytes.slice(0, boundary));
-            controller.enqueue(bytes.slice(boundary));
-            controller.close();
-          },
-        }),
-        { status: 200, headers: { 'content-type': 'text/event-stream' } },
-      );
-    const provider = openAIChatProvider(new OpenAI({ apiKey: 'k', baseURL: 'http://fixture.invalid/v1', fetch: cut, maxRetries: 0 }));
+    const cut: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes.slice(0, boundary));
+          controller.enqueue(bytes.slice(boundary));
+          controller.close();
+        },
+      });
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const provider = openAIChatProvider(new OpenAI({ apiKey: 'k', baseURL: s.baseURL, fetch: cut, maxRetries: 0, logLevel: 'off' }));
+    const length = Buffer.byteLength(recordedSse);
     const mismatches: number[] = [];
-    for (boundary = 1; boundary < bytes.length; boundary++) {
+    for (boundary = 1; boundary < length; boundary++) {
       const got = summary(await eventsOf(provider));
       if (JSON.stringify(got) !== JSON.stringify(expectedRecording)) mismatches.push(boundary);
     }
-    expect(bytes.length).toBeGreaterThan(3000);
+    expect(length).toBeGreaterThan(3000);
+    expect(s.requests).toHaveLength(length - 1);
     expect(mismatches).toEqual([]);
   }, 60_000);
 

@@ -30,7 +30,7 @@ export interface BackchannelApprovalOptions {
  * ```
  * @example
  * ```ts
- * const door = backchannelApproval((req, signal) => askOverWebSocket(req, signal), { timeoutMs: 60_000 });
+ * const door = backchannelApproval((req, signal) => peer.ask(req, signal), { timeoutMs: 60_000 }); // peer: your web page or RPC link
  * const approval = new ApprovalManager({ alwaysAsk: ['shell'] }, door);
  * ```
  */

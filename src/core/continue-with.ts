@@ -17,7 +17,7 @@ import { isTurnEvent, type TurnEvent } from './events.js';
  * ```
  * @example
  * ```ts
- * callProvider(it, buildRequest(it)).pipe(continueWith((response) => afterResponse(it, response)));
+ * callProvider(it, buildRequest(it)).pipe(continueWith((response) => of(parseResponse(it, response))));
  * ```
  * @param project Maps the stage's result to the next stage.
  * @return The events, then the next stage's values.

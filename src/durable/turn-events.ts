@@ -21,7 +21,7 @@ export interface TurnEventsOptions {
  * ```
  * @example
  * ```ts
- * turnEvents(store, turnId, { afterSeq: lastSeen }).subscribe(({ seq, event }) => render(seq, event));
+ * turnEvents(store, turnId, { afterSeq: lastSeen }).subscribe(({ seq, event }) => console.log(seq, event.type));
  * ```
  */
 export function turnEvents(store: TurnStore, turnId: string, options: TurnEventsOptions = {}): Observable<StoredEvent> {

@@ -59,6 +59,7 @@ export interface TurnQueue {
  *
  * @example
  * ```ts
+ * import PgBoss from 'pg-boss';
  * const boss = new PgBoss(process.env.DATABASE_URL!);
  * await boss.start();
  * const queue = await turnQueue(boss);

@@ -51,6 +51,8 @@ export const MAX_MCP_TOOLS = 10_000;
  *
  * @example
  * ```ts
+ * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
  * const client = new Client({ name: 'my-app', version: '1.0.0' });
  * await client.connect(new StdioClientTransport({ command: 'github-mcp' }));
  * const agent = createAgent({ provider, model, tools: [], deferredTools: await mcpTools(client, { server: 'github' }) });

@@ -29,6 +29,7 @@ const PREVIEW_WINDOW = 4000;
  * ```
  * @example
  * ```ts
+ * import pino from 'pino';
  * agent.run(input).pipe(logTurn(pino(), { turnId: 'turn-1' })).subscribe();
  * ```
  */

@@ -24,6 +24,7 @@ export const noopLogger: Logger = Object.freeze({ debug: noop, info: noop, warn:
  *
  * @example
  * ```ts
+ * import pino from 'pino';
  * createAgent({ ..., logger: pino() }); // guarded by createAgent
  * guardedLogger(pino()).warn({ err: new Error('token=abcd1234efgh') }, 'hook failed'); // logs 'token=[REDACTED]'
  * ```

@@ -13,7 +13,7 @@ import { isTurnEvent, type TurnEvent } from '../core/events.js';
  * ```
  * @example
  * ```ts
- * from(calls).pipe(concatMap((call) => prepare(call)), untilParked());
+ * from(calls).pipe(concatMap((call) => continuePreparation(toPrepared(call), 0, steps, ctx)), untilParked());
  * ```
  * @return The source's values up to and including the first parked call.
  */

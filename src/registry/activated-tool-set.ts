@@ -11,7 +11,11 @@ import type { Tool } from '../core/tool.js';
  * ```ts
  * const activated = new ActivatedToolSet();
  * const child = createAgent({ provider, model, tools: [], activated });
- * const parent = createAgent({ provider, model, tools: [delegate(child)], deferredTools, activated });
+ * const research = defineTool({
+ *   name: 'research', description: 'Asks the research agent', parameters: z.object({ question: z.string() }),
+ *   execute: async ({ question }, ctx) => (await child.complete({ message: question, signal: ctx.signal })).text,
+ * });
+ * const parent = createAgent({ provider, model, tools: [research], deferredTools, activated });
  * ```
  */
 export class ActivatedToolSet {

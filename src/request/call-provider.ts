@@ -37,7 +37,7 @@ export interface ModelResponse {
  * ```
  * @example
  * ```ts
- * callProvider(it, buildRequest(it)).pipe(continueWith((response) => afterResponse(it, response)));
+ * callProvider(it, buildRequest(it)).pipe(continueWith((response) => of(parseResponse(it, response))));
  * ```
  * @param it The iteration the request belongs to.
  * @param req The request (`buildRequest`).

@@ -15,7 +15,7 @@ import { markupDelta, markupEnd, OUTSIDE_MARKUP, type MarkupState } from '../pro
  * ```
  * @example
  * ```ts
- * callProvider(it, req).pipe(hideMarkup(), continueWith(afterResponseOf(it)));
+ * callProvider(it, req).pipe(hideMarkup(), continueWith((response) => of(parseResponse(it, response))));
  * ```
  * @return The same values, with markup-free text deltas.
  */

@@ -17,7 +17,7 @@ import { fromAbortSignal } from './from-abort-signal.js';
  * ```
  * @example
  * ```ts
- * abortOnUnsubscribe(input.signal, (signal) => runToolLoop(resolved, turnInputWith(input, { signal })));
+ * abortOnUnsubscribe(input.signal, (signal) => runToolLoop(resolved, { ...input, signal }));
  * ```
  * @param signal The caller's signal, if any.
  * @param run Starts the work with the signal it must honour.

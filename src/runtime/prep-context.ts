@@ -24,7 +24,7 @@ export function createPrepContext(iteration: IterationContext): PrepContext {
  *
  * @example
  * ```ts
- * if (!recordArguments(ctx, tool.name, argsKey(call.args))) return duplicate(call);
+ * if (!recordArguments(ctx, tool.name, JSON.stringify(call.args))) return { ...call, filled: { outcome: 'deduplicated', output: 'seen', success: false } };
  * ```
  */
 export function recordArguments(ctx: PrepContext, name: string, key: string): boolean {
@@ -74,8 +74,10 @@ class BatchPrepContext implements PrepContext {
  *
  * @example
  * ```ts
- * const next = step(call, ctx);
- * if (isImmediate(next)) call = next;
+ * for (const step of steps) {
+ *   const next = step(call, ctx);
+ *   if (isImmediate(next)) call = next;
+ * }
  * ```
  */
 export const isImmediate = (value: PreparedCall | ObservableInput<PreparedCall | TurnEvent>): value is PreparedCall =>

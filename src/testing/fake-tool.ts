@@ -21,10 +21,12 @@ export interface FakeTool extends Tool<Record<string, unknown>> {
  *
  * @example
  * ```ts
- * const slow = cold('----(r|)', { r: 'done' });
- * const tool = fakeTool('slow', slow);
- * // ... run a turn in testScheduler.run(), then:
- * expectSubscriptions(slow.subscriptions).toBe('^---!');
+ * createTestScheduler(expect).run(({ cold, expectSubscriptions }) => {
+ *   const slow = cold('----(r|)', { r: 'done' });
+ *   const tool = fakeTool('slow', slow);
+ *   // ... run a turn with the tool, then:
+ *   expectSubscriptions(slow.subscriptions).toBe('^---!');
+ * });
  * ```
  */
 export function fakeTool(

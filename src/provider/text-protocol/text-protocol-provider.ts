@@ -22,6 +22,7 @@ export interface TextProtocolProviderOptions extends TextProtocolOptions {
  * ```
  * @example
  * ```ts
+ * import OpenAI from 'openai';
  * const provider = textProtocolProvider(openAIChatProvider(new OpenAI({ baseURL, apiKey })));
  * const agent = createAgent({ provider, model: 'llama3.2:1b', tools: [weather] });
  * ```

@@ -18,6 +18,7 @@ export type MarkupCall =
  *
  * @example
  * ```ts
+ * import { Finder } from './finder.js';
  * const text = '<invoke name="add"><parameter name="a">1</parameter></invoke>';
  * markupCall(text, new Finder(text), 0, 'invoke'); // { end: 61, call: { name: 'add', arguments: { a: 1 } } }
  * ```

@@ -14,9 +14,15 @@ export interface Child {
 }
 
 export function startChild(db: TestDatabase, args: readonly string[], env: Record<string, string> = {}): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
-    env: { ...process.env, RTL_DB_URL: db.url, RTL_DB_BACKEND: db.backend, ...env },
+  return startScript(CHILD, args, { RTL_DB_URL: db.url, RTL_DB_BACKEND: db.backend, ...env });
+}
+
+/** Runs a TypeScript file in a Node process of its own (through tsx), in `cwd` if given. */
+export function startScript(script: string, args: readonly string[], env: Record<string, string> = {}, cwd?: string): Child {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd,
   });
   const lines: string[] = [];
   const waiters = new Set<{ match: (line: string) => boolean; resolve: (line: string) => void }>();
@@ -45,7 +51,7 @@ export function startChild(db: TestDatabase, args: readonly string[], env: Recor
         const waiter = { match, resolve };
         waiters.add(waiter);
         void exited.then((code) => {
-          if (waiters.delete(waiter)) reject(new Error(`child ${args.join(' ')} exited (${code}) first:\n${stderr}`));
+          if (waiters.delete(waiter)) reject(new Error(`child ${[script, ...args].join(' ')} exited (${code}) first:\n${stderr}`));
         });
       });
     },

@@ -163,7 +163,8 @@ async function createDatabase(name: string): Promise<boolean> {
   }
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);

@@ -7,6 +7,7 @@ import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { PreparedCall } from '../core/calls.js';
 import { collectBatch } from '../execute/collect-batch.js';
 import { dispatchBatch } from '../execute/dispatch-calls.js';
+import { orderBySlot } from '../execute/order-by-slot.js';
 import { prepareCalls } from '../prep/prepare-calls.js';
 import { buildRequest } from '../request/build-request.js';
 import { callProvider, type ModelResponse } from '../request/call-provider.js';
@@ -90,11 +91,18 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
 }
 
 /**
- * A round's prepared calls to its next step: a pending prompt is withdrawn on cancel (unprepared
- * slots close `interrupted`); a batch parked at an approval ends the turn 'paused'; otherwise
- * the batch is dispatched — mergeMap(executeOne, cap) | concatMap(executeOne), takeUntil(cancel$)
- * — and its results are collected for history by slot (`collectRound`; events pass as they come).
+ * A round's prepared calls to its next step, in the graph's order: prepare and approve
+ * (`prepared$`, from `prepareCalls`) → `takeUntil(cancel$)` (a pending prompt is withdrawn;
+ * unprepared slots close `interrupted`) → `collectBatch`; a batch parked at an approval ends the
+ * turn 'paused'; otherwise → dispatch (`dispatchBatch`: `mergeMap(executeOne, cap)` or
+ * `concatMap(executeOne)`, cut by `takeUntil(cancel$)`) → `orderBySlot` → `collectRound` → the
+ * round joins history. Events pass as they come.
  *
+ * ```
+ * prepared$: (ab|)
+ * tools:     ---b-a|            b answers first
+ * result:    ---t-t(n|)         t: tool-result events; n: the next step, a before b in history
+ * ```
  * @example
  * ```ts
  * playRound(it, round, from(round.calls).pipe(prepareCalls(it, steps, ctx)), ctx, usage);
@@ -134,6 +142,7 @@ function playBatch(
     ctx,
     usage,
     dispatchBatch(it, batch).pipe(
+      orderBySlot(), // completion order → slot order, for history
       collectRound(),
       continueWith((results: RoundResults) => afterRound(it, round, results, usage)),
     ),

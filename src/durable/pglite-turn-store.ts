@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { PgliteDb } from './pglite-db.js';
 import type { SqlDriver } from './sql-migrations.js';
 import { openSqlTurnStore, type SqlStoreOptions } from './sql-turn-store.js';
 import type { TurnStore } from './turn-store.js';
@@ -8,7 +8,7 @@ export interface PgliteStoreOptions extends SqlStoreOptions {
   /** Where the database lives (created when missing); omitted: in memory. */
   readonly dataDir?: string;
   /** A PGlite of your own instead (it stays yours: `close()` leaves it open). */
-  readonly db?: PGlite;
+  readonly db?: PgliteDb;
 }
 
 /**
@@ -29,14 +29,14 @@ export async function pgliteTurnStore(options: PgliteStoreOptions = {}): Promise
 }
 
 /** A `SqlDriver` on a PGlite in this process (it has LISTEN). */
-function pgliteDriver(db: PGlite, own: boolean): SqlDriver {
+function pgliteDriver(db: PgliteDb, own: boolean): SqlDriver {
   return {
     backend: 'pglite',
     async query<R>(text: string, params: readonly unknown[] = []) {
-      return (await db.query<R>(text, params as unknown[])).rows;
+      return (await db.query<R>(text, params)).rows;
     },
     transaction: <T>(work: (query: SqlDriver['query']) => Promise<T>) =>
-      db.transaction((tx) => work(async <R>(text: string, params: readonly unknown[] = []) => (await tx.query<R>(text, params as unknown[])).rows)),
+      db.transaction((tx) => work(async <R>(text: string, params: readonly unknown[] = []) => (await tx.query<R>(text, params)).rows)),
     async listen(channel, onNotify) {
       const off = await db.listen(channel, onNotify);
       return async () => off();

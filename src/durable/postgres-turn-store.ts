@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { PgPool, PgPoolClient } from './pg-pool.js';
 import type { SqlDriver } from './sql-migrations.js';
 import { openSqlTurnStore, type SqlStoreOptions } from './sql-turn-store.js';
 import type { TurnStore } from './turn-store.js';
@@ -15,7 +15,7 @@ import type { TurnStore } from './turn-store.js';
  * const store = await postgresTurnStore(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
  * ```
  */
-export async function postgresTurnStore(pool: Pool, options: SqlStoreOptions = {}): Promise<TurnStore> {
+export async function postgresTurnStore(pool: PgPool, options: SqlStoreOptions = {}): Promise<TurnStore> {
   return openSqlTurnStore(poolDriver(pool), options);
 }
 
@@ -29,17 +29,17 @@ export async function postgresTurnStore(pool: Pool, options: SqlStoreOptions = {
  * const store = await openSqlTurnStore(poolDriver(pool, { listen: false, backend: 'pglite' }));
  * ```
  */
-export function poolDriver(pool: Pool, options: { listen?: boolean; backend?: SqlDriver['backend'] } = {}): SqlDriver {
+export function poolDriver(pool: PgPool, options: { listen?: boolean; backend?: SqlDriver['backend'] } = {}): SqlDriver {
   return {
     backend: options.backend ?? 'postgres',
     async query<R>(text: string, params: readonly unknown[] = []) {
-      return (await pool.query(text, params as unknown[])).rows as R[];
+      return (await pool.query(text, params)).rows as R[];
     },
     async transaction<T>(work: (query: SqlDriver['query']) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await work(async <R>(text: string, params: readonly unknown[] = []) => (await client.query(text, params as unknown[])).rows as R[]);
+        const result = await work(async <R>(text: string, params: readonly unknown[] = []) => (await client.query(text, params)).rows as R[]);
         await client.query('COMMIT');
         return result;
       } catch (err) {
@@ -53,7 +53,7 @@ export function poolDriver(pool: Pool, options: { listen?: boolean; backend?: Sq
       ? {}
       : {
           async listen(channel: string, onNotify: () => void) {
-            const client: PoolClient = await pool.connect();
+            const client: PgPoolClient = await pool.connect();
             const handler = (message: { channel: string }): void => {
               if (message.channel === channel) onNotify();
             };

@@ -1,8 +1,8 @@
 import { lastValueFrom } from 'rxjs';
-import type PgBoss from 'pg-boss';
 import { nextQueued, type DurableAgent } from './durable-agent.js';
 import { ConversationBusyError } from './durable-errors.js';
 import { isStoreId } from './durable-ids.js';
+import type { PgBossClient } from './pg-boss-client.js';
 import type { StoredTurn, TurnStore } from './turn-store.js';
 
 /** Options of `turnQueue`. */
@@ -68,7 +68,7 @@ export interface TurnQueue {
  * await durable.submit({ message: 'tidy the repo', conversationId: 'c1' });
  * ```
  */
-export async function turnQueue(boss: PgBoss, options: TurnQueueOptions = {}): Promise<TurnQueue> {
+export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = {}): Promise<TurnQueue> {
   const name = options.name ?? 'rtl-turns';
   const expireInSeconds = options.expireInSeconds ?? 900;
   const retryLimit = options.retryLimit ?? 5;
@@ -117,7 +117,7 @@ export async function turnQueue(boss: PgBoss, options: TurnQueueOptions = {}): P
       }
     },
     async stop() {
-      await Promise.all(workers.splice(0).map((id) => boss.offWork({ id } as never)));
+      await Promise.all(workers.splice(0).map((id) => boss.offWork({ id })));
     },
   };
 }

@@ -3,12 +3,13 @@ import { isatty, ReadStream } from 'node:tty';
 import { Observable } from 'rxjs';
 import type { ApprovalAnswer, ApprovalFrontDoor, ApprovalRequest } from './approval-port.js';
 import { formatFullArgs } from './format-full-args.js';
-import { readLine } from './read-line.js';
+import { readLine, type LineInput } from './read-line.js';
 import { shownToolName } from './shown-tool-name.js';
 
 /** Where `cliApproval` asks. Both default to the terminal (`/dev/tty`), else stdin and stderr. */
 export interface CliApprovalOptions {
-  readonly input?: NodeJS.ReadableStream;
+  /** A Node readable stream, such as `process.stdin`. */
+  readonly input?: LineInput;
   readonly output?: { write(text: string): unknown };
   /** Line width of the full arguments printed before each question. Default 100. */
   readonly width?: number;
@@ -95,7 +96,7 @@ export function promptText(request: ApprovalRequest, width?: number): string {
 }
 
 interface Terminal {
-  readonly input: NodeJS.ReadableStream;
+  readonly input: LineInput;
   readonly output: { write(text: string): unknown };
   close(): void;
 }

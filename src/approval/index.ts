@@ -18,6 +18,7 @@ export type {
 export type { ApprovalAuditEntry } from './approval-audit.js';
 export { cliApproval } from './cli-approval.js';
 export type { CliApprovalOptions } from './cli-approval.js';
+export type { LineInput } from './read-line.js';
 export { nonInteractiveApproval } from './non-interactive-approval.js';
 export { backchannelApproval } from './backchannel-approval.js';
 export type { BackchannelApprovalOptions, BackchannelRequest } from './backchannel-approval.js';

@@ -2,6 +2,21 @@
 const MAX_LINE_BYTES = 4096;
 
 /**
+ * The part of a Node readable stream (`process.stdin`, a tty's `ReadStream`) that `readLine`
+ * uses, typed structurally: the package's types need no `@types/node`.
+ */
+export interface LineInput {
+  readonly readableEnded?: boolean;
+  readonly destroyed?: boolean;
+  on(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  once(event: 'end' | 'close' | 'error', listener: () => void): unknown;
+  removeListener(event: 'data' | 'end' | 'close' | 'error', listener: (chunk: Uint8Array | string) => void): unknown;
+  pause(): unknown;
+  resume(): unknown;
+  unshift(chunk: Uint8Array | string): void;
+}
+
+/**
  * Reads one line from a stream, then pauses it and puts back whatever arrived after the line
  * (so answers typed ahead or piped together are not lost, and nothing is read between
  * questions). Calls `done(null)` on end of input, close or a read error. Returns a function
@@ -13,9 +28,8 @@ const MAX_LINE_BYTES = 4096;
  * const stop = readLine(process.stdin, (line) => console.log(line ?? '(eof)'));
  * ```
  */
-export function readLine(input: NodeJS.ReadableStream, done: (line: string | null) => void): () => void {
-  const state = input as Partial<{ readableEnded: boolean; destroyed: boolean }>;
-  if (state.readableEnded || state.destroyed) {
+export function readLine(input: LineInput, done: (line: string | null) => void): () => void {
+  if (input.readableEnded || input.destroyed) {
     done(null);
     return () => {};
   }
@@ -38,9 +52,9 @@ export function readLine(input: NodeJS.ReadableStream, done: (line: string | nul
     stop();
     done(line);
   };
-  function onData(chunk: Buffer | string): void {
+  function onData(chunk: Uint8Array | string): void {
     if (finished) return;
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const newline = bytes.indexOf(10);
     if (newline === -1) {
       chunks.push(bytes);

@@ -1,4 +1,4 @@
-import { concatMap, defer, from, isObservable, type Observable, type ObservableInput, of, type OperatorFunction, takeWhile } from 'rxjs';
+import { concatMap, defer, from, type Observable, type ObservableInput, of, type OperatorFunction, takeWhile } from 'rxjs';
 import type { ParsedCall, PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { continueWith } from '../core/continue-with.js';
@@ -82,12 +82,6 @@ export function prepareCalls(
  * ```
  */
 export function continuePreparation(call: PreparedCall, first: number, steps: readonly PrepStep[], ctx: PrepContext): Observable<TurnEvent | PreparedCall> {
-  const prepared = prepareFrom(call, first, steps, ctx);
-  return isObservable(prepared) ? prepared : of(prepared);
-}
-
-/** `continuePreparation`'s loop: the call itself when no step waited for it, else the step's Observable, whose call goes on at the next step. */
-function prepareFrom(call: PreparedCall, first: number, steps: readonly PrepStep[], ctx: PrepContext): Observable<TurnEvent | PreparedCall> | PreparedCall {
   let current = call;
   for (let i = first; i < steps.length && !current.filled; i++) {
     const next = steps[i](current, ctx);
@@ -98,7 +92,7 @@ function prepareFrom(call: PreparedCall, first: number, steps: readonly PrepStep
     }
     return resumeAfter(next, i + 1, steps, ctx);
   }
-  return current;
+  return of(current);
 }
 
 /**

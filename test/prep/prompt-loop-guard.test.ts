@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalManager, createAgent, LoopAbortedError, nonInteractiveApproval, type ApprovalFrontDoor, type ApprovalPolicy } from '../../src/index.js';
 import { fakeTool, scriptedModel, type ScriptedStep } from '../../src/testing/index.js';
-import { ofType, outcomes, runTurn, scriptedDoor } from './harness.js';
+import { ofType, outcomes, runFailingTurn, runTurn, scriptedDoor } from './harness.js';
 
 const shellCall = (args: Record<string, unknown>, id?: string) => ({ id, name: 'shell', arguments: args });
 
@@ -52,9 +52,7 @@ describe('prompt-loop guard: a repeat in a later iteration of a call that was no
       [{ toolCalls: [shellCall({ cmd: 'rm -rf /' })] }, { toolCalls: [shellCall({ cmd: 'rm -rf /', approved: true })] }, { text: 'never' }],
       door,
     );
-    const { error, events } = await runTurn(agent);
-    expect(error).toBeInstanceOf(LoopAbortedError);
-    const err = error as LoopAbortedError;
+    const { error: err, events } = await runFailingTurn(agent, LoopAbortedError);
     expect(err.toolName).toBe('shell');
     expect(err.code).toBe('loop_aborted');
     expect(err.message).toContain("'shell'");
@@ -72,15 +70,15 @@ describe('prompt-loop guard: a repeat in a later iteration of a call that was no
 
   it('a replaced call is not an approval: repeating it later aborts', async () => {
     const { agent } = setup([{ toolCalls: [shellCall({ cmd: 'x' })] }, { toolCalls: [shellCall({ cmd: 'x' })] }], scriptedDoor([{ replaceWith: 'done by hand' }]));
-    expect((await runTurn(agent)).error).toBeInstanceOf(LoopAbortedError);
+    const { error } = await runFailingTurn(agent, LoopAbortedError);
+    expect(error.toolName).toBe('shell');
   });
 
   it('an approved call may come back in a later iteration: it is asked about again, no abort', async () => {
     const door = scriptedDoor(['yes', 'yes']);
     const { agent, shell } = setup([{ toolCalls: [shellCall({ cmd: 'ls' })] }, { toolCalls: [shellCall({ cmd: 'ls' })] }, { text: 'ok' }], door);
-    const { error, done } = await runTurn(agent);
-    expect(error).toBeUndefined();
-    expect(done?.text).toBe('ok');
+    const { done } = await runTurn(agent);
+    expect(done.text).toBe('ok');
     expect(door.asked).toHaveLength(2);
     expect(shell.calls).toHaveLength(2);
   });
@@ -88,16 +86,16 @@ describe('prompt-loop guard: a repeat in a later iteration of a call that was no
   it('different arguments in a later iteration are a new call, asked about normally', async () => {
     const door = scriptedDoor(['no', 'yes']);
     const { agent, shell } = setup([{ toolCalls: [shellCall({ cmd: 'a' })] }, { toolCalls: [shellCall({ cmd: 'b' })] }, { text: 'ok' }], door);
-    const { error } = await runTurn(agent);
-    expect(error).toBeUndefined();
+    const { done } = await runTurn(agent);
+    expect(done.text).toBe('ok');
     expect(shell.calls.map((c) => c.args.cmd)).toEqual(['b']);
   });
 
   it('the guard lasts one turn: the next turn may ask again', async () => {
     const door = scriptedDoor(['no', 'no']);
     const { agent } = setup([{ toolCalls: [shellCall({ cmd: 'a' })] }, { text: 'ok' }, { toolCalls: [shellCall({ cmd: 'a' })] }, { text: 'ok' }], door);
-    expect((await runTurn(agent)).error).toBeUndefined();
-    expect((await runTurn(agent)).error).toBeUndefined();
+    expect((await runTurn(agent)).done.text).toBe('ok');
+    expect((await runTurn(agent)).done.text).toBe('ok');
     expect(door.asked).toHaveLength(2);
   });
 });
@@ -107,9 +105,8 @@ describe('prompt-loop guard: every prompt-required call is guarded, with or with
     const door = scriptedDoor(['no', 'no', 'no', 'no', 'no', 'no']);
     const repeat = { toolCalls: [shellCall({ cmd: 'curl x | sh' })] };
     const { agent, shell } = setup([repeat, repeat, repeat, repeat, repeat, repeat, { text: 'never' }], door, false);
-    const { error } = await runTurn(agent);
-    expect(error).toBeInstanceOf(LoopAbortedError);
-    expect((error as LoopAbortedError).toolName).toBe('shell');
+    const { error } = await runFailingTurn(agent, LoopAbortedError);
+    expect(error.toolName).toBe('shell');
     expect(door.asked).toHaveLength(1);
     expect(shell.calls).toEqual([]);
   });
@@ -133,9 +130,8 @@ describe('prompt-loop guard: a call approved by an allowance (`always`) is no pr
     for (const marker of [true, false]) {
       const door = scriptedDoor(['always']);
       const { agent, shell } = setup(alwaysThenB, door, marker, {});
-      const { error, done } = await runTurn(agent, input);
-      expect(error).toBeUndefined();
-      expect(done?.text).toBe('ok');
+      const { done } = await runTurn(agent, input);
+      expect(done.text).toBe('ok');
       expect(door.asked).toHaveLength(1);
       expect(shell.calls.map((c) => c.args.cmd)).toEqual(['a', 'b', 'b']);
     }
@@ -164,6 +160,8 @@ describe('calls to unknown or excluded tools skip the approval gate (they never 
 
   it('repeating an unknown call in a later iteration is not a prompt loop', async () => {
     const { agent } = setup([{ toolCalls: [{ name: 'nope', arguments: {} }] }, { toolCalls: [{ name: 'nope', arguments: {} }] }, { text: 'ok' }], nonInteractiveApproval());
-    expect((await runTurn(agent)).error).toBeUndefined();
+    const { events, done } = await runTurn(agent);
+    expect(done.text).toBe('ok');
+    expect(outcomes(events).map((o) => o[1])).toEqual(['unknown', 'unknown']);
   });
 });

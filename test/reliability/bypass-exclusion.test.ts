@@ -97,12 +97,26 @@ describe('deferred MCP tools: tool_search never activates an excluded tool', () 
     expect(agent.resolved.activations.forScope({ conversationId: 'c1' }).names()).toEqual(['fx__echo']);
   });
 
-  it('a hook rewriting a tool_search query to select the excluded tool activates nothing excluded', async () => {
-    const rewrite: BeforeToolCallHook = (call) => (call.name === 'tool_search' ? { args: { query: 'select:fx__add', max_results: 5 } } : undefined);
+  it.each([
+    // the excluded tool: the search runs, finds nothing it may activate, and says so
+    ['select:fx__add', [], 'No matching deferred tools for query: select:fx__add'],
+    // the same rewrite to a tool that is not excluded activates it: tool_search itself works
+    ['select:fx__echo', ['fx__echo'], /fx__echo/],
+  ] as const)('a hook rewriting a tool_search query to %j activates only what is not excluded', async (query, activated, output) => {
+    const rewrite: BeforeToolCallHook = (call) => (call.name === 'tool_search' ? { args: { query, max_results: 5 } } : undefined);
     const model = scriptedModel([search('echo'), { text: 'ok' }]);
     const agent = createAgent({ provider: model, model: 'm', tools: [], deferredTools: fx, excludedTools: ['fx__add'], hooks: { beforeToolCall: [rewrite] } });
-    await runTurn(agent, { message: 'go', conversationId: 'c1' });
-    expect(agent.resolved.activations.forScope({ conversationId: 'c1' }).names()).toEqual([]);
+    const run = await runTurn(agent, { message: 'go', conversationId: 'c1' });
+    expect(run.error).toBeUndefined();
+    expect(run.done?.reason).toBe('final');
+    const [slot] = slotSummary(run.events);
+    expect(slot.slice(1, 4)).toEqual(['tool_search', 'executed', true]);
+    if (typeof output === 'string') expect(slot[4]).toBe(output);
+    else expect(slot[4]).toMatch(output);
+    expect(slot[4]).not.toContain('Adds two numbers'); // fx__add's description: its listing never shows
+    expect(agent.resolved.activations.forScope({ conversationId: 'c1' }).names()).toEqual(activated);
+    expect((model.requests[1].tools ?? []).map((t) => t.name)).toEqual(['tool_search', ...activated]);
+    expectHealthyTurn(run, model.requests);
   });
 });
 

@@ -3,6 +3,7 @@ import { ApprovalManager, backchannelApproval, createAgent, nonInteractiveApprov
 import { fakeTool, scriptedModel } from '../../src/testing/index.js';
 import { scrubValue } from '../../src/results/scrub-value.js';
 import { ofType, runTurn, scriptedDoor } from '../prep/harness.js';
+import { leaksOf } from '../fixtures/leak-search.js';
 
 function agentWith(door: ApprovalFrontDoor, args: Record<string, unknown> = { path: '/etc/hosts', password: 'pw' }) {
   let n = 0;
@@ -61,7 +62,7 @@ describe('the approval-request event carries the full arguments, credential-shap
     const [request] = ofType(events, 'approval-request');
     expect(request.arguments).toEqual(scrubValue(args));
     expect(request.arguments).toMatchObject({ path: 'run.sh', content, password: '[REDACTED]' });
-    expect(JSON.stringify(request.arguments)).not.toContain(token);
+    expect(leaksOf(request.arguments, token)).toEqual([]);
     expect(request.argumentsSummary).toContain('more characters'); // the summary stays short
     expect(door.asked[0].arguments).toEqual(args); // the front door's request keeps them real
   });

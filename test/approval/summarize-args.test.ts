@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeArgs } from '../../src/index.js';
+import { leaksOf } from '../fixtures/leak-search.js';
 
 describe('argument summary: path first, then key: value joined by ", "; strings cut at 80 chars + … (N more characters); secret-like keys → [redacted]', () => {
   it('puts path first and keeps the other keys in their order', () => {
@@ -69,7 +70,7 @@ describe('argument summary: path first, then key: value joined by ", "; strings 
   });
 
   it('scrubs token shapes in ordinary values', () => {
-    expect(summarizeArgs({ cmd: 'curl -H sk-abcdefghijklmnopqrstuvwxyz' })).not.toContain('sk-abcdefghijklmnop');
+    expect(leaksOf(summarizeArgs({ cmd: 'curl -H sk-abcdefghijklmnopqrstuvwxyz' }), 'sk-abcdefghijklmnop')).toEqual([]);
   });
 
   it('escapes control characters and bidi overrides so arguments cannot restyle the prompt', () => {

@@ -4,6 +4,7 @@ import { ConfigurationError } from '../../src/index.js';
 import { createApprovalConsole } from '../../examples/console/approval-console.js';
 import type { WireRecord } from '../../examples/console/wire.js';
 import { nextRecord, post, startConsole, type RunningConsole } from './helpers.js';
+import { leaksOf } from '../fixtures/leak-search.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -191,7 +192,7 @@ describe('the event stream replays the session to every connection', () => {
     expect((await done).event).toMatchObject({ type: 'done', text: 'two', historyLength: 4 });
     expect((await done).event).not.toHaveProperty('history');
     const call = await nextRecord(rc.web, (r) => r.event.type === 'tool-call');
-    expect(JSON.stringify(call.event)).not.toContain('sk-abcdefghijklmnopqrstuvwx');
+    expect(leaksOf(call.event, 'sk-abcdefghijklmnopqrstuvwx')).toEqual([]);
   });
 });
 

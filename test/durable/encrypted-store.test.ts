@@ -4,6 +4,7 @@ import { ConfigurationError, type TurnEvent, type TurnEventOf } from '../../src/
 import { DurableStoreError, durableAgent, openSqlTurnStore, poolDriver, type SqlDriver, type TurnStore } from '../../src/durable/index.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 import { worldAgent } from './world.js';
+import { leaksOf } from '../fixtures/leak-search.js';
 
 /**
  * `encryptionKey` on the SQL stores: what the rows hold of a conversation (input, snapshot,
@@ -59,7 +60,7 @@ describe('a SQL store with an encryptionKey keeps conversation content as cipher
       // and the database holds none of it in the clear
       const raw = await rawRows(a.driver, turnId, conversationId);
       expect(raw).toContain('rtlEncrypted');
-      for (const text of SECRETS) expect(raw).not.toContain(text);
+      for (const text of [...SECRETS, KEY]) expect(leaksOf(raw, text)).toEqual([]);
     } finally {
       await Promise.all([a.store.close(), b.store.close()]);
     }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, logTurn, type Logger, pinoScrubbing, ProviderError, type TurnEvent } from '../../src/index.js';
 import { scriptedModel } from '../../src/testing/index.js';
+import { leaksOf } from '../fixtures/leak-search.js';
 
 type Line = Record<string, unknown> & { level: number; msg: string };
 
@@ -72,7 +73,7 @@ describe('a pino logger passed to createAgent logs each turn through a child log
     const failed = lines.find((l) => l.msg === 'turn failed')!;
     expect(failed.level).toBe(50);
     expect(failed.code).toBe('provider_error');
-    expect(JSON.stringify(failed)).not.toContain('0123456789abcdef');
+    expect(leaksOf(failed, '0123456789abcdef')).toEqual([]);
   });
 
   it("the failed turn's error line keeps the error's class (err.type), with or without pinoScrubbing", async () => {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { leaksOf } from '../fixtures/leak-search.js';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
@@ -20,7 +21,7 @@ describe('examples/otel.ts', () => {
     ]);
     expect(stdout).toMatch(/execute_tool stocks .*error\.type="Error"/); // a thrown Error: its class
     expect(stdout).toContain('api_key=[REDACTED]');
-    expect(stdout).not.toContain('demo-key-123456');
+    expect(leaksOf(stdout, 'demo-key-123456')).toEqual([]);
     expect(stdout).toContain('answer  Light rain in Oslo');
   });
 });

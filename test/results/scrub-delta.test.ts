@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createAgent, type ProviderEvent, type TurnEvent } from '../../src/index.js';
 import { scriptedModel } from '../../src/testing/index.js';
 import { scrubDelta } from '../../src/results/scrub-delta.js';
+import { leaksOf } from '../fixtures/leak-search.js';
 
 // fake secrets, made here: a head long enough to be redacted on its own, and a tail in the next delta
 const openAiKey = `sk-${'A1b2C3d4E5f6G7h8I9j0K1l2M3n'}`;
@@ -25,7 +26,7 @@ describe('text deltas: a secret whose head is redacted does not leak its tail in
   ])('%s', async (_name, deltas) => {
     const shown = await shownText(deltas);
     expect(shown).toContain('[REDACTED]');
-    for (const piece of [tail.slice(0, 5), tail.slice(-5), githubTail]) expect(shown).not.toContain(piece);
+    for (const piece of [tail.slice(0, 5), tail.slice(-5), githubTail]) expect(leaksOf(shown, piece)).toEqual([]);
     expect(shown).toMatch(/(ok|done|next line)$/); // what follows the secret still shows
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/index.js';
 import { scrubErrorChain } from '../../src/results/scrub-error-chain.js';
+import { leaksOf } from '../fixtures/leak-search.js';
 
 /** Issue 16, item 6: an error scrubbed whole — message, stack, cause chain, JSON — of the same class. */
 
@@ -12,7 +13,7 @@ describe('scrubErrorChain copies an error with every text scrubbed, and keeps a 
     expect(shown).toBeInstanceOf(ProviderError);
     expect([shown.name, shown.code, shown.status]).toEqual(['ProviderError', 'provider_error', 401]);
     expect(shown.message).toBe('Incorrect API key provided: [REDACTED]');
-    expect(`${shown.stack} ${JSON.stringify(shown)}`).not.toContain(KEY.slice(8, 20));
+    expect(leaksOf(`${shown.stack} ${JSON.stringify(shown)}`, KEY.slice(8, 20))).toEqual([]);
   });
 
   it.each<[string, unknown]>([
@@ -23,8 +24,8 @@ describe('scrubErrorChain copies an error with every text scrubbed, and keeps a 
   ])('a cause that is %s is scrubbed (and so is a secret-like key’s value)', (_, cause) => {
     const shown = scrubErrorChain(new Error('outer', { cause }));
     const text = JSON.stringify(shown.cause) ?? '';
-    expect(`${text} ${String((shown.cause as Error).message)} ${String((shown.cause as Error).stack)}`).not.toContain(KEY.slice(8, 20));
-    expect(text).not.toContain('efghijklmnop');
+    expect(leaksOf(`${text} ${String((shown.cause as Error).message)} ${String((shown.cause as Error).stack)}`, KEY.slice(8, 20))).toEqual([]);
+    expect(leaksOf(text, 'efghijklmnop')).toEqual([]);
   });
 
   it('the redaction given runs on every text first (a key that looks like no token)', () => {

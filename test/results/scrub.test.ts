@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scrubCredentials, scrubValue } from '../../src/index.js';
 import { leakedWindows, secretsCorpus, secretWindows } from '../fixtures/secrets-corpus.js';
+import { leaksOf } from '../fixtures/leak-search.js';
 
 const corpus = secretsCorpus();
 
@@ -191,6 +192,6 @@ describe('scrubValue scrubs structured values without touching the original', ()
     expect(out.err.type).toBe('Error');
     expect(out.err.code).toBe('invalid_api_key');
     expect(out.err.message).toBe('Incorrect API key provided: [REDACTED]');
-    expect(out.err.stack).not.toContain('sk-abcdefghijklmnop');
+    expect(leaksOf(out.err.stack, 'sk-abcdefghijklmnop')).toEqual([]);
   });
 });

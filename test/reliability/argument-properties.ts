@@ -4,7 +4,7 @@ import { createAgent, createReceiptGenerator } from '../../src/index.js';
 import { toParsedCall } from '../../src/operators.js';
 import { toArguments } from '../../src/provider/text-protocol/call-shape.js';
 import { fakeTool, scriptedModel } from '../../src/testing/index.js';
-import { cpuGrowth, fill, LINEAR_BOUND } from './cost.js';
+import { countedGrowth, fill, GROWTH, LINEAR_BOUND } from './cost.js';
 import { expectHealthyTurn, runTurn, slotSummary } from './turn-runner.js';
 
 /**
@@ -109,7 +109,7 @@ export function describeArgumentProperties(scale: number): void {
     });
   });
 
-  describe('argument decoding does linear work (CPU ratio, see cost.ts)', () => {
+  describe('argument decoding does linear work (counted, see cost.ts)', () => {
     const base = 1 << 14;
     const families: [string, (chars: number) => string][] = [
       ['deep nesting', (n) => fill(n, '[', '{"a":')],
@@ -119,11 +119,14 @@ export function describeArgumentProperties(scale: number): void {
       ['garbage', (n) => fill(n, '}{][":,')],
     ];
     it.each(families)('native arguments: %s', (_name, make) => {
-      const run = (raw: string) => toParsedCall({ name: 't', arguments: raw }, 0, ids);
-      expect(cpuGrowth(run, make, base)).toBeLessThan(LINEAR_BOUND);
+      const growth = countedGrowth((raw) => toParsedCall({ name: 't', arguments: raw }, 0, ids), make, base);
+      expect(growth).toBeGreaterThanOrEqual(GROWTH / 2); // the count saw the work grow with its input
+      expect(growth).toBeLessThan(LINEAR_BOUND);
     });
     it.each(families)('stringified text-call arguments: %s', (_name, make) => {
-      expect(cpuGrowth((raw: string) => toArguments(raw), make, base)).toBeLessThan(LINEAR_BOUND);
+      const growth = countedGrowth((raw, meter) => toArguments(raw, meter), make, base);
+      expect(growth).toBeGreaterThanOrEqual(GROWTH / 2); // the count saw the work grow with its input
+      expect(growth).toBeLessThan(LINEAR_BOUND);
     });
   });
 }

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { defaultClock, type Clock } from '../core/clock.js';
 import { ConfigurationError } from '../core/errors.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -22,7 +23,7 @@ export interface ReceiptInput {
  * approval, not a durable audit record and not a chain.
  */
 export interface ReceiptGenerator {
-  /** The receipt of one successful execution; `ts` is Unix seconds (default: now). */
+  /** The receipt of one successful execution; `ts` is Unix seconds (default: now, by the generator's clock). */
   generate(input: ReceiptInput & { readonly ts?: number }): string;
   /** True only for a well-formed receipt this generator made for exactly this call and result. */
   verify(receipt: string, input: ReceiptInput): boolean;
@@ -51,7 +52,8 @@ export function receiptMessage(input: ReceiptInput, ts: number): string {
 /**
  * Creates a receipt generator: HMAC-SHA256 over `receiptMessage` (turn id, call id, tool name,
  * sorted-key arguments, result, ts — each length-prefixed), keyed by `key` or by 32 random bytes
- * made for this generator. Receipts read `rtl-receipt-v2-{ts}-{base64url mac, no padding}`;
+ * made for this generator; `options.clock` gives the time of a receipt made without `ts` (the
+ * loop always passes the agent clock's). Receipts read `rtl-receipt-v2-{ts}-{base64url mac, no padding}`;
  * `verify` recomputes the mac and compares in constant time, and rejects anything malformed.
  *
  * @example
@@ -64,7 +66,8 @@ export function receiptMessage(input: ReceiptInput, ts: number): string {
  * createAgent({ provider, model, tools, receipts });
  * ```
  */
-export function createReceiptGenerator(key?: Uint8Array): ReceiptGenerator {
+export function createReceiptGenerator(key?: Uint8Array, options: { readonly clock?: Clock } = {}): ReceiptGenerator {
+  const clock = options.clock ?? defaultClock;
   if (key !== undefined && (!(key instanceof Uint8Array) || key.length === 0)) {
     throw new ConfigurationError('createReceiptGenerator needs a non-empty Uint8Array key (or none, for a random 32-byte key).');
   }
@@ -72,7 +75,7 @@ export function createReceiptGenerator(key?: Uint8Array): ReceiptGenerator {
   const mac = (input: ReceiptInput, ts: number): Buffer => createHmac('sha256', secret).update(receiptMessage(input, ts), 'utf8').digest();
   return Object.freeze({
     generate(input: ReceiptInput & { readonly ts?: number }): string {
-      const ts = input.ts ?? Math.floor(Date.now() / 1000);
+      const ts = input.ts ?? Math.floor(clock.now() / 1000);
       if (!Number.isSafeInteger(ts) || ts < 0) {
         throw new ConfigurationError(`A receipt timestamp must be whole non-negative Unix seconds (got ${ts}).`);
       }

@@ -3,7 +3,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigurationError, createAgent, createReceiptGenerator, defineTool, type TurnEvent } from '../../src/index.js';
-import { scriptedModel } from '../../src/testing/index.js';
+import { createTestScheduler, scriptedModel } from '../../src/testing/index.js';
 
 const key = new Uint8Array(32).map((_, i) => i + 1);
 const FORMAT = /^rtl-receipt-v2-(\d+)-([A-Za-z0-9_-]{43})$/;
@@ -35,12 +35,21 @@ describe('a receipt is HMAC-SHA256 over length-prefixed fields, formatted rtl-re
     expect(receipts.verify(a, call('t', { a: null, b: [{ x: 2, y: 1 }] }, 'r'))).toBe(true);
   });
 
-  it('defaults ts to the current Unix second', () => {
-    const before = Math.floor(Date.now() / 1000);
-    const receipt = createReceiptGenerator().generate(call('t', {}, 'r'));
-    const ts = Number(FORMAT.exec(receipt)?.[1]);
-    expect(ts).toBeGreaterThanOrEqual(before);
-    expect(ts).toBeLessThanOrEqual(before + 1);
+  it("defaults ts to the current Unix second of the generator's clock", () => {
+    let now = 1_700_000_000_999;
+    const receipts = createReceiptGenerator(key, { clock: { now: () => now } });
+    const first = receipts.generate(call('t', {}, 'r'));
+    expect(FORMAT.exec(first)?.[1]).toBe('1700000000');
+    expect(receipts.verify(first, call('t', {}, 'r'))).toBe(true);
+    now += 1;
+    expect(FORMAT.exec(receipts.generate(call('t', {}, 'r')))?.[1]).toBe('1700000001');
+  });
+
+  it("without a clock, the default clock's (RxJS's scheduler: virtual time in a TestScheduler)", () => {
+    createTestScheduler(expect).run(() => {
+      const receipt = createReceiptGenerator(key).generate(call('t', {}, 'r'));
+      expect(FORMAT.exec(receipt)?.[1]).toBe('0');
+    });
   });
 
   it('without a key, each generator draws its own random key', () => {

@@ -2,7 +2,7 @@ import { Observable, throwError } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createAgent, textProtocolProvider, ToolTimeoutError, type AgentConfig, type ModelProvider, type ToolReturn, type TurnEvent } from '../../src/index.js';
 import { createTestScheduler, fakeTool, scriptedModel } from '../../src/testing/index.js';
-import { expectHealthyTurn, runTurn, slotSummary, toolContents } from './turn-runner.js';
+import { expectHealthyTurn, pastRejectionReports, recordProcessFaults, runTurn, slotSummary, toolContents, type TurnRun } from './turn-runner.js';
 
 /**
  * Tools that misbehave. BEHAVIOUR.md, Dispatch: a thrown or rejected tool → failed,
@@ -177,13 +177,20 @@ describe('a tool that ignores its abort signal cannot change a cancelled turn', 
       queueMicrotask(() => controller.abort());
       return new Promise<string>((_resolve, reject) => (rejectLate = reject));
     });
-    const run = await runTurn(createAgent({ provider: scriptedModel([{ toolCalls: [{ id: 'c', name: 'f', arguments: {} }] }]), model: 'm', tools: [f] }), {
-      message: 'go',
-      signal: controller.signal,
-    });
-    rejectLate(new Error('late failure'));
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    const model = scriptedModel([{ toolCalls: [{ id: 'c', name: 'f', arguments: {} }] }]);
+    const watch = recordProcessFaults();
+    let run: TurnRun;
+    try {
+      run = await runTurn(createAgent({ provider: model, model: 'm', tools: [f] }), { message: 'go', signal: controller.signal });
+      rejectLate(new Error('late failure'));
+      await pastRejectionReports();
+    } finally {
+      watch.stop();
+    }
+    expect(watch.faults).toEqual([]);
     expect(run.done?.reason).toBe('cancelled');
+    expect(slotSummary(run.events)).toEqual([[0, 'f', 'interrupted', false, '[interrupted before this tool produced a result]']]);
+    expectHealthyTurn(run, model.requests);
   });
 });
 

@@ -62,24 +62,52 @@ export function recordingLogger() {
 }
 
 /**
- * Fails each test of the calling file in which an `uncaughtException` or an `unhandledRejection`
- * fires (BEHAVIOUR.md, Robustness): listens from `beforeEach`, and in `afterEach` lets two turns
- * of the event loop pass (a rejection nobody handles is reported once the microtasks ran).
+ * Records every `uncaughtException` and `unhandledRejection` the process reports until `stop()`.
+ *
+ * @example
+ * const watch = recordProcessFaults();
+ * try { await work(); await pastRejectionReports(); } finally { watch.stop(); }
+ * expect(watch.faults).toEqual([]);
  */
-export function failOnProcessFaults(): void {
+export function recordProcessFaults(): { readonly faults: unknown[]; stop(): void } {
   const faults: unknown[] = [];
   const record = (err: unknown) => void faults.push(err);
+  process.on('uncaughtException', record);
+  process.on('unhandledRejection', record);
+  return {
+    faults,
+    stop: () => {
+      process.off('uncaughtException', record);
+      process.off('unhandledRejection', record);
+    },
+  };
+}
+
+/**
+ * Resolves once Node has reported every rejection left unhandled so far. Node emits
+ * `unhandledRejection` when the microtask queue has drained, before the event loop moves on
+ * (Node's docs, process event 'unhandledRejection'); a `setImmediate` callback runs after that
+ * point. Two of them also cover a rejection made in a microtask of the first turn.
+ */
+export async function pastRejectionReports(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Fails each test of the calling file in which an `uncaughtException` or an `unhandledRejection`
+ * fires (BEHAVIOUR.md, Robustness): listens from `beforeEach`, and in `afterEach` waits until
+ * Node has reported what was left unhandled (`pastRejectionReports`).
+ */
+export function failOnProcessFaults(): void {
+  let watch: ReturnType<typeof recordProcessFaults> | undefined;
   beforeEach(() => {
-    faults.length = 0;
-    process.on('uncaughtException', record);
-    process.on('unhandledRejection', record);
+    watch = recordProcessFaults();
   });
   afterEach(async () => {
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
-    process.off('uncaughtException', record);
-    process.off('unhandledRejection', record);
+    await pastRejectionReports();
+    watch?.stop();
     // their types, not the values: a revoked Proxy cannot be printed
-    expect(faults.map((f) => typeof f)).toEqual([]);
+    expect(watch?.faults.map((f) => typeof f)).toEqual([]);
   });
 }

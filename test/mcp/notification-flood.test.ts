@@ -38,8 +38,7 @@ function turn(args: Record<string, unknown>, name = 'evil__flood', knobs: { tool
     knobs,
   });
   const events: TurnEvent[] = [];
-  const started = Date.now();
-  return lastValueFrom(agent.run({ message: 'go', signal }).pipe(tap((e) => events.push(e)), toArray())).then(() => ({ events, ms: Date.now() - started }));
+  return lastValueFrom(agent.run({ message: 'go', signal }).pipe(tap((e) => events.push(e)), toArray())).then(() => ({ events }));
 }
 
 describe('a server that floods notifications never holds a turn', () => {
@@ -50,10 +49,10 @@ describe('a server that floods notifications never holds a turn', () => {
   }, 60_000);
 
   it('a flood that never answers and ignores the cancellation: the tool timeout ends the turn, and the server was told', async () => {
-    const { events, ms } = await turn({ kind: 'all', token: 'deaf', ignoreCancel: true }, 'evil__flood_forever', { toolTimeoutMs: 300 });
+    // the timeout's own verdict ends the slot; a turn the flood held would never get here (the case's timeout fails it)
+    const { events } = await turn({ kind: 'all', token: 'deaf', ignoreCancel: true }, 'evil__flood_forever', { toolTimeoutMs: 300 });
     expect(results(events).map((r) => [r.outcome, r.output])).toEqual([['failed', 'Error executing evil__flood_forever: timed out after 300 ms']]);
     expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'final' });
-    expect(ms).toBeLessThan(15_000);
     expect(await state('deaf')).toMatchObject({ cancelled: true });
   }, 60_000);
 

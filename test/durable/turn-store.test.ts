@@ -123,22 +123,27 @@ describe('pgliteTurnStore({ dataDir })', () => {
 
 describe('migrations, version by version', () => {
   it('a database at version 1 is brought to the newest, keeping its rows', async () => {
-    const { PGlite } = await import('@electric-sql/pglite');
-    const pglite = await PGlite.create();
+    // on the file's test database, in a schema of its own (no PGlite started for one test);
+    // one connection, so the schema set here is the one every query of the store uses
+    const pool = db.pool(1);
+    const schema = `migration_${Math.random().toString(36).slice(2, 10)}`;
+    await pool.query(`CREATE SCHEMA ${schema}`);
+    await pool.query(`SET search_path TO ${schema}`);
     try {
-      await pglite.exec('CREATE TABLE rtl_migration (version integer PRIMARY KEY, applied_at bigint NOT NULL)');
-      for (const statement of MIGRATIONS[0].statements) await pglite.exec(statement);
-      await pglite.query('INSERT INTO rtl_migration (version, applied_at) VALUES (1, 0)');
-      await pglite.query("INSERT INTO rtl_allow (conversation_id, tool_name) VALUES ('c', 'deploy')");
-      const store = await pgliteTurnStore({ db: pglite });
+      await pool.query('CREATE TABLE rtl_migration (version integer PRIMARY KEY, applied_at bigint NOT NULL)');
+      for (const statement of MIGRATIONS[0].statements) await pool.query(statement);
+      await pool.query('INSERT INTO rtl_migration (version, applied_at) VALUES (1, 0)');
+      await pool.query("INSERT INTO rtl_allow (conversation_id, tool_name) VALUES ('c', 'deploy')");
+      const store = await openSqlTurnStore(poolDriver(pool, { ...db.driverOptions, listen: false }));
       expect(await store.allowList('c')).toEqual(['deploy']);
       await store.activate('c', ['remote_ping']);
       expect(await store.activations('c')).toEqual(['remote_ping']);
-      const versions = await pglite.query<{ version: number }>('SELECT version FROM rtl_migration ORDER BY version');
+      const versions = await pool.query<{ version: number }>('SELECT version FROM rtl_migration ORDER BY version');
       expect(versions.rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
       await store.close();
     } finally {
-      await pglite.close();
+      // PGlite behind a socket has one session for every connection: leave it as it was
+      await pool.query(`SET search_path TO public; DROP SCHEMA ${schema} CASCADE`);
     }
   }, 60_000);
 });

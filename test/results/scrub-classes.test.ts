@@ -78,14 +78,6 @@ describe('1. token shapes are redacted wherever they stand, glued to a word or n
     // letters and digits mixed: random-looking, redacted (a token glued to `ta`)
     scrubsTo([['task-a1B2c3D4e5F6g7H8i9', 'ta[REDACTED]']]);
   });
-
-  it('stays linear on runs of glued prefixes that never complete', () => {
-    for (const text of ['xeyJ1'.repeat(20_000), 'xsk-a1'.repeat(20_000), '_ghp_1'.repeat(20_000), `${'eyJ1abcdefgh.'.repeat(300)}${'a'.repeat(50_000)}`]) {
-      const started = performance.now();
-      scrubCredentials(text);
-      expect(performance.now() - started).toBeLessThan(1000);
-    }
-  });
 });
 
 describe('2. secret keys in any case; token shapes in the case their vendor issues them', () => {

@@ -33,9 +33,16 @@ describe('an excluded tool cannot be reached by calling it directly', () => {
   it('a text-protocol call to an excluded tool is dropped or excluded, never run, and the protocol section never lists it', async () => {
     const { shell, calc } = shellTools();
     const inner = scriptedModel([{ text: '<tool_call>{"name":"shell","arguments":{"cmd":"x"}}</tool_call>' }, { text: 'ok' }], { nativeTools: false });
-    await runTurn(createAgent({ provider: textProtocolProvider(inner), model: 'm', tools: [shell, calc], excludedTools: ['shell'] }));
+    const run = await runTurn(createAgent({ provider: textProtocolProvider(inner), model: 'm', tools: [shell, calc], excludedTools: ['shell'] }));
     expect(shell.calls).toEqual([]);
     expect(JSON.stringify(inner.requests[0].messages)).not.toContain('shell');
+    expect(JSON.stringify(inner.requests[0].messages)).toContain('calc'); // the protocol section is there, listing the rest
+    // a name outside the effective set is dropped: no slot, no second request, the turn ends final
+    expect(run.error).toBeUndefined();
+    expect(slotSummary(run.events)).toEqual([]);
+    expect(run.done?.reason).toBe('final');
+    expect(inner.requests).toHaveLength(1);
+    expectHealthyTurn(run, inner.requests, ['calc']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { catchError, defaultIfEmpty, defer, isObservable, map, mergeMap, Observable, type ObservableInput, of, take, tap, throwError, timeout } from 'rxjs';
+import { catchError, defaultIfEmpty, defer, isObservable, map, mergeMap, Observable, type ObservableInput, of, take, takeLast, tap, throwError, timeout } from 'rxjs';
 import { texts, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { ToolTimeoutError } from '../core/errors.js';
 import { MAX_TIMER_MS } from '../core/knobs.js';
@@ -54,10 +54,13 @@ export function runTool(it: IterationContext, call: PreparedCall, shownArgs: unk
     };
     const bounded$ = timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS ? answer$.pipe(timeout({ first: timeoutMs, with: expire })) : answer$;
     return bounded$.pipe(
-      catchError((thrown: unknown) => of<Answer>({ threw: true, failure: thrown })),
-      mergeMap((answer) => endSlot(it, call, shownArgs, answer, started)),
       // torn down before the answer (cancellation): the tool's signal aborts, its late answer is ignored
       tap({ unsubscribe: () => ctx.close() }),
+      // the answer goes on once the tool's side completed: a consumer that leaves from the slot's
+      // events does not abort the signal of a tool that already answered
+      takeLast(1),
+      catchError((thrown: unknown) => of<Answer>({ threw: true, failure: thrown })),
+      mergeMap((answer) => endSlot(it, call, shownArgs, answer, started)),
     );
   });
 }

@@ -1,10 +1,11 @@
-import { catchError, concatWith, defer, filter, map, type Observable, of, takeUntil, tap, throwError, timeout } from 'rxjs';
+import { catchError, concatWith, defer, filter, map, type Observable, of, takeUntil, throwError, timeout } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import { isThrownError, readThrown, thrownMessage } from '../core/read-thrown.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
 import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provider/provider.js';
 import { scrubDelta } from '../results/scrub-delta.js';
 import { scrubErrorChain } from '../results/scrub-error-chain.js';
+import { abortOnUnsubscribe } from '../runtime/abort-on-unsubscribe.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { hideMarkup } from './hide-markup.js';
 
@@ -46,32 +47,24 @@ export interface ModelResponse {
 export function callProvider(it: IterationContext, req: ProviderRequest): Observable<TurnEvent | ModelResponse> {
   const { resolved, turn } = it;
   const response$ = defer(() => {
-    // a provider that ignores its signal is cancelled by unsubscribing alone (ModelProvider.ignoresSignal)
-    const controller = resolved.provider.ignoresSignal === true ? undefined : new AbortController();
-    const abort = (): void => controller?.abort();
     const streamed = streamedSoFar();
-    const respond = (cancelled: boolean): Observable<TurnEvent | ModelResponse> => {
-      if (cancelled) abort();
-      return responseOf(it, streamed, cancelled);
-    };
-    if (turn.cancelled()) return respond(true);
+    if (turn.cancelled()) return responseOf(it, streamed, true);
     const idleMs = resolved.knobs.providerIdleTimeoutMs;
-    const idle = (): Observable<never> => {
-      abort();
-      return throwError(() => new ProviderError(idleMessage(resolved.provider.name, idleMs)));
-    };
-    // a provider that throws instead of returning a failing Observable still fails typed (defer)
-    return defer(() => resolved.provider.request(req, controller?.signal ?? neverAborted())).pipe(
+    // a throw of the provider's, or an Observable it did not return, fails typed (defer, catchError)
+    const request = (signal: AbortSignal): Observable<ProviderEvent> => defer(() => resolved.provider.request(req, signal));
+    // torn down before the response came (the turn's cancel, the idle deadline, unsubscribing): its
+    // signal aborts first, then its stream is torn down; a provider that ignores its signal
+    // (ModelProvider.ignoresSignal) is cancelled by the teardown alone
+    const events$ = resolved.provider.ignoresSignal === true ? request(neverAborted()) : abortOnUnsubscribe(undefined, request);
+    return events$.pipe(
       // on the turn's signal the stream is cut, and the response comes `cancelled` with the text so far
       takeUntil(turn.cancel$),
-      timeout({ each: idleMs, with: idle }),
+      timeout({ each: idleMs, with: () => throwError(() => new ProviderError(idleMessage(resolved.provider.name, idleMs))) }),
       map((event) => onEvent(it, streamed, event)),
       filter((event): event is TurnEvent => event !== undefined),
-      concatWith(defer(() => respond(turn.cancelled()))),
+      concatWith(defer(() => responseOf(it, streamed, turn.cancelled()))),
       // a failure while the turn is being cancelled is its cancellation: the text so far
-      catchError((err: unknown) => (turn.cancelled() ? respond(true) : throwError(() => asProviderError(resolved.provider.name, err)))),
-      // unsubscribing before the response came aborts the request
-      tap({ unsubscribe: abort }),
+      catchError((err: unknown) => (turn.cancelled() ? responseOf(it, streamed, true) : throwError(() => asProviderError(resolved.provider.name, err)))),
     );
   });
   // text-protocol markup stays out of the text-delta events (the response keeps it, for the parser)

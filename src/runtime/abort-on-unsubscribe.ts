@@ -7,7 +7,8 @@ import { fromAbortSignal } from './from-abort-signal.js';
  * so unsubscribing closes it exactly as aborting does (a turn's open slots end `interrupted` and
  * its observers are told: every `tool-call-start` gets its `tool-call-end`); what it emits
  * meanwhile goes nowhere. A run that completes or errors is not aborted. The caller's `signal`
- * is never aborted; its listener is removed on teardown.
+ * is never aborted; its listener is removed on teardown. `callProvider` gives each provider
+ * request its signal this way, so a provider sees the abort before its stream is torn down.
  *
  * ```
  * run:         -a--b--|

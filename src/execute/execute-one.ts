@@ -1,4 +1,4 @@
-import { concat, defer, EMPTY, Observable } from 'rxjs';
+import { Observable } from 'rxjs';
 import { INTERRUPTED, type PreparedCall, type SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
@@ -28,15 +28,12 @@ import { runTool } from './run-tool.js';
  */
 export function executeOne(it: IterationContext, call: PreparedCall): Observable<TurnEvent | SlotResult> {
   if (call.filled || !call.tool) return filledSlot(it, call);
-  return defer(() => {
-    if (it.turn.cancelled()) return EMPTY;
-    let shown: unknown;
-    const announce$ = new Observable<TurnEvent>((subscriber) => {
-      shown = emitToolCall(it, call, true, subscriber);
-      subscriber.complete();
-    });
-    // a consumer that cancels (or unsubscribes) from the tool-call event: `concat` never starts the tool
-    return concat(announce$, defer(() => runTool(it, call, shown)));
+  return new Observable((subscriber) => {
+    if (it.turn.cancelled()) return subscriber.complete();
+    const shown = emitToolCall(it, call, true, subscriber);
+    // a consumer that cancels (or unsubscribes) from the tool-call event: the tool never starts
+    if (subscriber.closed) return undefined;
+    return runTool(it, call, shown).subscribe(subscriber);
   });
 }
 

@@ -1,4 +1,4 @@
-import { catchError, defaultIfEmpty, defer, isObservable, map, mergeMap, Observable, type ObservableInput, of, take, takeLast, tap, throwError, timeout } from 'rxjs';
+import { catchError, defer, first, isObservable, map, mergeMap, Observable, type ObservableInput, of, takeLast, tap, throwError, timeout } from 'rxjs';
 import { texts, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { ToolTimeoutError } from '../core/errors.js';
 import { MAX_TIMER_MS } from '../core/knobs.js';
@@ -42,8 +42,7 @@ export function runTool(it: IterationContext, call: PreparedCall, shownArgs: unk
     const started = timed(it) ? it.resolved.clock.now() : 0;
     const { runTool: runner } = it.resolved;
     const answer$ = defer(() => answerOf(runner ? runner(call, () => tool.execute(call.args, ctx)) : tool.execute(call.args, ctx))).pipe(
-      take(1),
-      defaultIfEmpty(undefined),
+      first(undefined, undefined), // its first value, or `undefined` when it completes without one
       map(toAnswer),
     );
     const timeoutMs = tool.timeoutMs ?? it.resolved.knobs.toolTimeoutMs;

@@ -2,13 +2,13 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, DENIED_BY_USER_TEXT, POLICY_DENIAL_TEXT } from '../../src/index.js';
-import { launchChromium, nextRecord, openConsole, post, root, sendAndAwaitApproval, startConsole, type RunningConsole } from './helpers.js';
+import { consolesPerTest, launchChromium, nextRecord, openConsole, post, root, sendAndAwaitApproval, type RunningConsole } from './helpers.js';
 
 let browser: Browser;
-const cleanups: (() => Promise<unknown>)[] = [];
+const { cleanups, consoleFor } = consolesPerTest();
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -16,16 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function consoleFor(options: Parameters<typeof startConsole>[0] = {}): Promise<RunningConsole> {
-  const rc = await startConsole(options);
-  cleanups.push(() => rc.close());
-  return rc;
-}
-
 async function pageFor(rc: RunningConsole): Promise<Page> {
   const page = await openConsole(browser, rc.url);
   cleanups.push(() => page.close());

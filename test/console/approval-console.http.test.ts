@@ -1,31 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstValueFrom } from 'rxjs';
 import { ConfigurationError } from '../../src/index.js';
 import { createApprovalConsole } from '../../examples/console/approval-console.js';
 import type { WireRecord } from '../../examples/console/wire.js';
-import { nextRecord, post, startConsole, type RunningConsole } from './helpers.js';
+import { consolesPerTest, pendingApproval, nextRecord, post, type RunningConsole } from './helpers.js';
 import { leaksOf } from '../fixtures/leak-search.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function consoleFor(options: Parameters<typeof startConsole>[0] = {}): Promise<RunningConsole> {
-  const rc = await startConsole(options);
-  cleanups.push(() => rc.close());
-  return rc;
-}
-
-/** Starts the demo turn and resolves with the request id once the approval is pending. */
-async function pendingApproval(rc: RunningConsole): Promise<string> {
-  const open = nextRecord(rc.web, (r) => r.event.type === 'approval-open', rc.web.session.lastSeq);
-  expect((await post(rc, '/api/turns', { message: 'save it' })).status).toBe(202);
-  const { event } = await open;
-  if (event.type !== 'approval-open') throw new Error('unreachable');
-  return event.requestId;
-}
-
+const { cleanups, consoleFor } = consolesPerTest();
 /** Reads the event stream until `count` records arrived, then closes it. */
 async function readRecords(rc: RunningConsole, count: number, headers: Record<string, string> = {}): Promise<WireRecord[]> {
   const controller = new AbortController();

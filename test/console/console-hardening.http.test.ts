@@ -1,23 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastValueFrom, Observable, of, type Subscription } from 'rxjs';
 import type { TurnEvent } from '../../src/index.js';
-import { createApprovalConsole } from '../../examples/console/approval-console.js';
 import { ConsoleSession, MAX_REPLAY_RECORDS } from '../../examples/console/console-session.js';
 import type { WireRecord } from '../../examples/console/wire.js';
-import { nextRecord, post, startConsole, type RunningConsole } from './helpers.js';
+import { consolesPerTest, nextRecord, post, type RunningConsole } from './helpers.js';
 import { rawExchange, rawRequest, statusLines } from './raw-http.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function consoleFor(options: Parameters<typeof startConsole>[0] = {}): Promise<RunningConsole> {
-  const rc = await startConsole(options);
-  cleanups.push(() => rc.close());
-  return rc;
-}
-
+const { cleanups, consoleFor } = consolesPerTest();
 const port = (rc: RunningConsole) => new URL(rc.base).port;
 
 describe('the console answers only on the address it listens on (DNS rebinding): any other Host is 421', () => {

@@ -1,28 +1,9 @@
 import { Agent, request as httpRequest } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { nextRecord, post, startConsole, type RunningConsole } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { consolesPerTest, pendingApproval, post, type RunningConsole } from './helpers.js';
 import { rawExchange, statusLines } from './raw-http.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function consoleFor(): Promise<RunningConsole> {
-  const rc = await startConsole();
-  cleanups.push(() => rc.close());
-  return rc;
-}
-
-/** Starts the demo turn and resolves with the request id once the approval is pending. */
-async function pendingApproval(rc: RunningConsole): Promise<string> {
-  const open = nextRecord(rc.web, (r) => r.event.type === 'approval-open', rc.web.session.lastSeq);
-  expect((await post(rc, '/api/turns', { message: 'save it' })).status).toBe(202);
-  const { event } = await open;
-  if (event.type !== 'approval-open') throw new Error('unreachable');
-  return event.requestId;
-}
-
+const { cleanups, consoleFor } = consolesPerTest();
 describe('a malformed % escape in a request id is 400 (not 500), and changes nothing', () => {
   it.each([
     ['a lone %', '%'],

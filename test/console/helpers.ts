@@ -1,3 +1,4 @@
+import { afterEach, expect } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,3 +83,35 @@ export const post = (rc: RunningConsole, path: string, body: unknown, token = rc
     headers: { 'content-type': 'application/json', 'x-console-token': token },
     body: JSON.stringify(body),
   });
+
+/**
+ * Consoles for one test file, each closed after its test: call once at the top of the file.
+ * `cleanups` takes anything else a test opens (pages, contexts, listeners); all run after each
+ * test, newest first.
+ */
+export function consolesPerTest(): {
+  readonly cleanups: (() => Promise<unknown>)[];
+  consoleFor(options?: Parameters<typeof startConsole>[0]): Promise<RunningConsole>;
+} {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    cleanups,
+    async consoleFor(options = {}) {
+      const rc = await startConsole(options);
+      cleanups.push(() => rc.close());
+      return rc;
+    },
+  };
+}
+
+/** Starts the demo turn and resolves with the request id once the approval is pending. */
+export async function pendingApproval(rc: RunningConsole): Promise<string> {
+  const open = nextRecord(rc.web, (r) => r.event.type === 'approval-open', rc.web.session.lastSeq);
+  expect((await post(rc, '/api/turns', { message: 'save it' })).status).toBe(202);
+  const { event } = await open;
+  if (event.type !== 'approval-open') throw new Error('unreachable');
+  return event.requestId;
+}

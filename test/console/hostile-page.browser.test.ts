@@ -3,16 +3,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { Observable } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnEvent } from '../../src/index.js';
 import { fakeTool } from '../../src/testing/index.js';
 import type { ConsoleSession } from '../../examples/console/console-session.js';
-import { launchChromium, nextRecord, post, sendAndAwaitApproval, startConsole, type RunningConsole } from './helpers.js';
+import { consolesPerTest, pendingApproval, launchChromium, sendAndAwaitApproval, type RunningConsole } from './helpers.js';
 
 /** A hostile page, in a real Chromium: markup in everything the console shows, requests from another site or name. */
 
 let browser: Browser;
-const cleanups: (() => Promise<unknown>)[] = [];
+const { cleanups, consoleFor } = consolesPerTest();
 beforeAll(async () => {
   // evil.example resolves to this machine, as a rebinding attacker's name would
   browser = await launchChromium('auto', undefined, ['--host-resolver-rules=MAP evil.example 127.0.0.1']);
@@ -20,16 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function consoleFor(options: Parameters<typeof startConsole>[0] = {}): Promise<RunningConsole> {
-  const rc = await startConsole(options);
-  cleanups.push(() => rc.close());
-  return rc;
-}
-
 /** A page (its own context: `bypassCSP` takes the console's CSP away) that records every dialog. */
 async function pageFor(url: string, bypassCSP = false): Promise<{ page: Page; dialogs: string[] }> {
   const context = await browser.newContext({ bypassCSP });
@@ -123,15 +113,6 @@ describe('XSS: tool names, arguments, outputs and answers with markup show as te
     await expect(page.locator('[data-role="final"] .final-text').textContent()).resolves.toBe(ALL);
   });
 });
-
-/** Starts the demo turn and resolves with the request id once the approval is pending. */
-async function pendingApproval(rc: RunningConsole): Promise<string> {
-  const open = nextRecord(rc.web, (r) => r.event.type === 'approval-open', rc.web.session.lastSeq);
-  expect((await post(rc, '/api/turns', { message: 'save it' })).status).toBe(202);
-  const { event } = await open;
-  if (event.type !== 'approval-open') throw new Error('unreachable');
-  return event.requestId;
-}
 
 /** The status of every request the console answers from now on, by method and path. */
 function statuses(rc: RunningConsole): string[] {

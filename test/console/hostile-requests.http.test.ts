@@ -1,30 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { boundHosts } from '../../examples/console/http-util.js';
-import { nextRecord, post, startConsole, type RunningConsole } from './helpers.js';
+import { consolesPerTest, pendingApproval, post, type RunningConsole } from './helpers.js';
 import { floodBody, rawRequest, statusLines } from './raw-http.js';
 
 /** Requests a hostile page or network peer sends: another Host, another site, a 100 MB body. */
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function consoleFor(options: Parameters<typeof startConsole>[0] = {}): Promise<RunningConsole> {
-  const rc = await startConsole(options);
-  cleanups.push(() => rc.close());
-  return rc;
-}
-
-/** Starts the demo turn and resolves with the request id once the approval is pending. */
-async function pendingApproval(rc: RunningConsole): Promise<string> {
-  const open = nextRecord(rc.web, (r) => r.event.type === 'approval-open', rc.web.session.lastSeq);
-  expect((await post(rc, '/api/turns', { message: 'save it' })).status).toBe(202);
-  const { event } = await open;
-  if (event.type !== 'approval-open') throw new Error('unreachable');
-  return event.requestId;
-}
-
+const { consoleFor } = consolesPerTest();
 const hostOf = (rc: RunningConsole) => new URL(rc.base).host;
 
 describe('DNS rebinding: a Host the console does not listen as is refused, whatever else the request has', () => {

@@ -1,24 +1,14 @@
 import { once } from 'node:events';
 import { Agent, get, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/index.js';
 import { createApprovalConsole } from '../../examples/console/approval-console.js';
-import { startConsole, type RunningConsole } from './helpers.js';
+import { consolesPerTest, type RunningConsole } from './helpers.js';
 
 /** Event-stream floods and slow clients: the console stays bounded and leaks nothing. */
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function consoleFor(options: Parameters<typeof startConsole>[0] = {}): Promise<RunningConsole> {
-  const rc = await startConsole(options);
-  cleanups.push(() => rc.close());
-  return rc;
-}
-
+const { cleanups, consoleFor } = consolesPerTest();
 /** A promise of the 'close' of every response the server sends from now on (until the test ends). */
 function trackResponses(server: Server): Promise<unknown>[] {
   const closed: Promise<unknown>[] = [];

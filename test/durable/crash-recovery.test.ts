@@ -1,9 +1,8 @@
 import { lastValueFrom, toArray, type Subscription } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TurnEvent, TurnEventOf } from '../../src/index.js';
 import { durableAgent, type TurnStore } from '../../src/durable/index.js';
-import { closeSharedPglite, startSharedPglite, storeBackends } from './shared-pglite.js';
-import { openTestDatabase, type TestDatabase } from './test-database.js';
+import { durableBackendsForFile, storeBackends } from './shared-pglite.js';
 import { slotStates, untilTurn } from './until-turn.js';
 import { worldAgent } from './world.js';
 
@@ -11,14 +10,7 @@ type Done = TurnEventOf<'done'>;
 const collect = (events$: import('rxjs').Observable<TurnEvent>) => lastValueFrom(events$.pipe(toArray()));
 const never = (_key: string, signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await openTestDatabase();
-  await startSharedPglite();
-}, 120_000);
-afterAll(async () => Promise.all([db?.close(), closeSharedPglite()]), 60_000);
-
-const backends = storeBackends(() => db);
+const backends = storeBackends(durableBackendsForFile());
 
 /**
  * A worker "dies" in the middle of a tool: its subscription ends with no chance to write

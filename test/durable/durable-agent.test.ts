@@ -1,9 +1,8 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TurnEvent, TurnEventOf } from '../../src/index.js';
 import { ConversationBusyError, durableAgent, memoryTurnStore, openSqlTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
-import { closeSharedPglite, sharedPgliteStore, startSharedPglite } from './shared-pglite.js';
-import { openTestDatabase, type TestDatabase } from './test-database.js';
+import { durableBackendsForFile, sharedPgliteStore } from './shared-pglite.js';
 import { worldAgent } from './world.js';
 
 type Done = TurnEventOf<'done'>;
@@ -16,18 +15,13 @@ async function oneProcess(message: string, answers: string[]): Promise<Done> {
   return doneOf(await collect(agent.run({ message, conversationId: 'ref' })));
 }
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await openTestDatabase();
-  await startSharedPglite();
-}, 120_000);
-afterAll(async () => Promise.all([db?.close(), closeSharedPglite()]), 60_000);
+const db = durableBackendsForFile();
 
 /** Each backend, and whether a second `open()` is another instance on the same data (else: the same store watches itself). */
 const backends: [string, () => Promise<TurnStore>, boolean][] = [
   ['memory', async () => memoryTurnStore(), false],
   ['pglite in this process', () => sharedPgliteStore(), false],
-  ['the test database', () => openSqlTurnStore(poolDriver(db.pool(), db.driverOptions), { pollMs: 20 }), true],
+  ['the test database', () => openSqlTurnStore(poolDriver(db().pool(), db().driverOptions), { pollMs: 20 }), true],
 ];
 
 describe.each(backends)('durableAgent on %s', (_name, open, shared) => {

@@ -2,8 +2,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError, type TurnEvent, type TurnEventOf, type TurnInput } from '../../src/index.js';
 import { DurableStoreError, durableAgent, memoryTurnStore, type TurnStore } from '../../src/durable/index.js';
-import { closeSharedPglite, startSharedPglite, storeBackends } from './shared-pglite.js';
-import { openTestDatabase, type TestDatabase } from './test-database.js';
+import { durableBackendsForFile, storeBackends } from './shared-pglite.js';
 import { worldAgent } from './world.js';
 
 /** Issue 16, item 7: ids that are no ids (NUL, megabytes, not strings) get typed answers from every store, never a database's own error. */
@@ -31,14 +30,7 @@ function expectStoreError(err: unknown): void {
   expect((err as Error).message).not.toContain('\u0000');
 }
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await openTestDatabase();
-  await startSharedPglite();
-}, 120_000);
-afterAll(async () => Promise.all([db?.close(), closeSharedPglite()]), 60_000);
-
-const backends = storeBackends(() => db);
+const backends = storeBackends(durableBackendsForFile());
 
 describe.each(backends)('durable inputs on %s', (_name, open) => {
   let store: TurnStore;

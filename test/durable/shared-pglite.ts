@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { memoryTurnStore, openSqlTurnStore, pgliteTurnStore, poolDriver, type TurnStore } from '../../src/durable/index.js';
-import type { TestDatabase } from './test-database.js';
+import { afterAll, beforeAll } from 'vitest';
+import { openTestDatabase, type TestDatabase } from './test-database.js';
 
 /**
  * One PGlite per test file: it takes seconds to start (longer on a loaded machine, and past a
@@ -40,3 +41,17 @@ export const storeBackends = (db: () => TestDatabase): [string, () => Promise<Tu
   ['pglite in this process', () => sharedPgliteStore()],
   ['the test database', () => openSqlTurnStore(poolDriver(db().pool(), db().driverOptions), { pollMs: 20 })],
 ];
+
+/**
+ * The file's test database and its shared PGlite, opened in `beforeAll` and closed in `afterAll`
+ * (call it once, at the top of a test file); returns the test database, readable once opened.
+ */
+export function durableBackendsForFile(): () => TestDatabase {
+  let db: TestDatabase | undefined;
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    await startSharedPglite();
+  }, 120_000);
+  afterAll(async () => Promise.all([db?.close(), closeSharedPglite()]), 60_000);
+  return () => db!;
+}

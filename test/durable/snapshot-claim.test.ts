@@ -1,23 +1,15 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SnapshotReplayedError, SnapshotTamperedError, type TurnEvent, type TurnEventOf } from '../../src/index.js';
 import { durableAgent } from '../../src/durable/index.js';
-import { closeSharedPglite, startSharedPglite, storeBackends } from './shared-pglite.js';
-import { openTestDatabase, type TestDatabase } from './test-database.js';
+import { durableBackendsForFile, storeBackends } from './shared-pglite.js';
 import { worldAgent } from './world.js';
 
 type Done = TurnEventOf<'done'>;
 const collect = (events$: import('rxjs').Observable<TurnEvent>) => lastValueFrom(events$.pipe(toArray()));
 const failure = (events$: import('rxjs').Observable<TurnEvent>) => collect(events$).then(() => undefined, (err: unknown) => err);
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await openTestDatabase();
-  await startSharedPglite();
-}, 120_000);
-afterAll(async () => Promise.all([db?.close(), closeSharedPglite()]), 60_000);
-
-const backends = storeBackends(() => db);
+const backends = storeBackends(durableBackendsForFile());
 
 describe.each(backends)('a parked snapshot resumes once through the store (%s)', (_, open) => {
   it('put back into the store after its resume, the old snapshot is refused on another instance: SnapshotReplayedError, nothing runs twice', async () => {

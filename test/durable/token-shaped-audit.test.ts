@@ -1,14 +1,13 @@
 import pino from 'pino';
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApprovalManager, createAgent, pauseForApproval, type ApprovalAnswerInput, type ApprovalFrontDoor, type TurnEvent, type TurnEventOf } from '../../src/index.js';
 import { durableAgent } from '../../src/durable/index.js';
 import { fakeTool, scriptedModel } from '../../src/testing/index.js';
 import { leakedWindows } from '../fixtures/secrets-corpus.js';
 import { tokenShapedToolNames } from '../fixtures/token-tool-names.js';
 import { scriptedDoor } from '../prep/harness.js';
-import { closeSharedPglite, startSharedPglite, storeBackends } from './shared-pglite.js';
-import { openTestDatabase, type TestDatabase } from './test-database.js';
+import { durableBackendsForFile, storeBackends } from './shared-pglite.js';
 
 /** Issue 16, item 4: audit logs and allow-lists keep a token-shaped tool's real name; rendered surfaces scrub it. */
 
@@ -51,14 +50,7 @@ describe('ApprovalManager keeps the real name of a token-shaped tool', () => {
   });
 });
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await openTestDatabase();
-  await startSharedPglite();
-}, 120_000);
-afterAll(async () => Promise.all([db?.close(), closeSharedPglite()]), 60_000);
-
-const backends = storeBackends(() => db);
+const backends = storeBackends(durableBackendsForFile());
 
 describe.each(backends)('a durable store on %s keeps the real name of a token-shaped tool', (_name, open) => {
   it('a front door that answers at once: audit rows and the allow-list hold the real names; stored events scrub them', async () => {

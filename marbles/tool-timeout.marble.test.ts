@@ -38,7 +38,7 @@ describe('a tool that outlives its timeout fails with a clear error and its sign
       ['failed', false, 'Error executing slow: timed out after 5 ms', 5],
     ]);
     const done = events.at(-1) as TurnEventOf<'done'>;
-    expect(done.history[2]).toEqual({ role: 'tool', tool_call_id: 'slow', content: 'Error executing slow: timed out after 5 ms' });
+    expect(done.history[2]).toEqual({ role: 'tool', tool_call_id: 'slow', content: 'Error executing slow: timed out after 5 ms', isError: true });
     const { signal } = slow.calls[0];
     expect(signal.aborted).toBe(true);
     expect(signal.reason).toBeInstanceOf(ToolTimeoutError);

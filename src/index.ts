@@ -10,7 +10,7 @@ export type { ResumeDecision } from './loop/check-snapshot.js';
 export type { TurnInput } from './core/turn-input.js';
 export type { TurnJournal } from './core/turn-journal.js';
 export type { Ingress } from './core/ingress.js';
-export type { ChatMessage, ToolCallMessagePart } from './core/messages.js';
+export type { ChatMessage, ReasoningPart, ToolCallMessagePart } from './core/messages.js';
 export type { ResolvedAgentExecution, TurnContext, IterationContext, EffectiveTools } from './runtime/resolved-execution.js';
 export { TURN_SNAPSHOT_VERSION } from './core/turn-snapshot.js';
 export type { TurnSnapshot, BatchSnapshot, SlotState, SlotResultData, LoopWindow, PromptSignature } from './core/turn-snapshot.js';

@@ -21,6 +21,21 @@ export type TurnEvent =
     }
   | { readonly type: 'text-delta'; readonly iteration: number; readonly text: string }
   | {
+      /**
+       * A call's arguments as they stream from a native provider, before the call is prepared:
+       * `argumentsText` is the whole text so far (scrubbed), for a card that shows them as they
+       * arrive. Every delta of a response comes before its `tool-call` and `approval-request`
+       * events. `index` is the call's place in the response (its slot, when the provider sends
+       * its calls in order); `id` is the provider's, when it sent one.
+       */
+      readonly type: 'tool-call-delta';
+      readonly iteration: number;
+      readonly index: number;
+      readonly id?: string;
+      readonly name: string;
+      readonly argumentsText: string;
+    }
+  | {
       readonly type: 'tool-call';
       readonly iteration: number;
       readonly slot: number;

@@ -2,7 +2,7 @@ import type { ParsedCall } from './calls.js';
 import type { ApprovalRequest } from './approval-request.js';
 import type { SlotOutcome, SlotResultData } from './outcome.js';
 import type { Ingress } from './ingress.js';
-import type { ChatMessage } from './messages.js';
+import type { ChatMessage, ReasoningPart } from './messages.js';
 
 /** The version of the snapshot format this library writes and reads. */
 export const TURN_SNAPSHOT_VERSION = 1;
@@ -94,6 +94,8 @@ export interface BatchSnapshot {
   /** The calls came from model text (text protocol). */
   readonly fromText: boolean;
   readonly calls: readonly ParsedCall[];
+  /** What the provider needs back with the assistant message (`ReasoningPart`), when it sent any. */
+  readonly reasoning?: readonly ReasoningPart[];
   /** Each slot's state, by slot. */
   readonly slots: readonly SlotState[];
   /** Prompt-loop signatures of the calls prompted in this batch so far. */

@@ -1,6 +1,6 @@
 import type { ParsedCall, SlotResult } from '../core/calls.js';
 import { escapeResultAttr, escapeResultContent } from '../provider/text-protocol/escape-tool-result.js';
-import type { ChatMessage, ToolCallMessagePart } from '../core/messages.js';
+import type { ChatMessage, ReasoningPart, ToolCallMessagePart } from '../core/messages.js';
 
 /**
  * Appends one round to history: the assistant message with its tool calls, then the results in
@@ -15,11 +15,11 @@ import type { ChatMessage, ToolCallMessagePart } from '../core/messages.js';
  */
 export function appendRound(
   history: ChatMessage[],
-  round: { text: string; calls: readonly ParsedCall[]; results: readonly SlotResult[]; textMode: boolean },
+  round: { text: string; calls: readonly ParsedCall[]; results: readonly SlotResult[]; textMode: boolean; reasoning?: readonly ReasoningPart[] | undefined },
 ): void {
-  const { text, calls, results } = round;
+  const { text, calls, results, reasoning } = round;
   if (round.textMode) {
-    history.push({ role: 'assistant', content: text });
+    history.push(reasoning === undefined ? { role: 'assistant', content: text } : { role: 'assistant', content: text, reasoning });
     let body = '[Tool results]';
     for (let i = 0; i < results.length; i++) {
       body += `\n<tool_result name="${escapeResultAttr(results[i].name)}">\n${escapeResultContent(results[i].content)}\n</tool_result>`;
@@ -27,12 +27,13 @@ export function appendRound(
     history.push({ role: 'user', content: body });
     return;
   }
-  history.push({
-    role: 'assistant',
-    content: text.length > 0 ? text : null,
-    tool_calls: calls.map((call) => new ToolCallPart(call.id, new ToolCallFunction(call.name, call.rawArguments))),
-  });
-  for (let i = 0; i < results.length; i++) history.push(new ToolResultMessage(results[i].id, results[i].content));
+  const toolCalls = calls.map((call) => new ToolCallPart(call.id, new ToolCallFunction(call.name, call.rawArguments)));
+  const content = text.length > 0 ? text : null;
+  history.push(reasoning === undefined ? { role: 'assistant', content, tool_calls: toolCalls } : { role: 'assistant', content, tool_calls: toolCalls, reasoning });
+  for (let i = 0; i < results.length; i++) {
+    const result = results[i];
+    history.push(result.success ? new ToolResultMessage(result.id, result.content) : { role: 'tool', tool_call_id: result.id, content: result.content, isError: true });
+  }
 }
 
 // A round's per-call parts: classes, not literals (bench/RESULTS.md, "Choices in src/ made for speed");

@@ -1,5 +1,5 @@
 import { concat, defer, from, ignoreElements, type Observable, of, takeUntil, throwError } from 'rxjs';
-import type { ChatMessage } from '../core/messages.js';
+import type { ChatMessage, ReasoningPart } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
 import { NO_ITEMS } from '../core/no-items.js';
 import type { TurnEvent } from '../core/events.js';
@@ -79,13 +79,13 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
   const usage = addUsage(it.snapshot, response);
   if (response.cancelled) {
     // what streamed before the cancel is kept, so the next turn sees it
-    const history = response.text.length > 0 ? [...it.snapshot.history, assistant(response.text)] : it.snapshot.history;
+    const history = response.text.length > 0 ? [...it.snapshot.history, assistant(response.text, response.reasoning)] : it.snapshot.history;
     return of(doneStep(nextSnapshot(it, { history, usage }), response.text, 'cancelled'));
   }
   const parsed = parseResponse(it, response);
   if (parsed.calls.length === 0) return of(answered(it, response, parsed, usage));
   const ctx = createPrepContext(it);
-  const round: Round = { text: response.text, fromText: parsed.fromText, calls: parsed.calls };
+  const round: Round = { text: response.text, fromText: parsed.fromText, calls: parsed.calls, ...(response.reasoning ? { reasoning: response.reasoning } : {}) };
   // in slot order, one call at a time; events (approvals) on the way
   return playRound(it, round, from(parsed.calls).pipe(prepareCalls(it, it.resolved.prepSteps, ctx)), ctx, usage);
 }
@@ -169,7 +169,7 @@ function afterJournal<T>(
 function answered(it: IterationContext, response: ModelResponse, parsed: ParsedResponse, usage: TurnSnapshot['usage']): IterationStep {
   const { knobs } = it.resolved;
   const { snapshot } = it;
-  const history = [...snapshot.history, assistant(response.text)];
+  const history = [...snapshot.history, assistant(response.text, response.reasoning)];
   if (parsed.malformed) {
     if (snapshot.malformedRetries >= knobs.maxMalformedProtocolRetries) {
       history.push(assistant(malformedApologyText));
@@ -188,7 +188,7 @@ function answered(it: IterationContext, response: ModelResponse, parsed: ParsedR
 function afterRound(it: IterationContext, round: Round, collected: RoundResults, usage: TurnSnapshot['usage']): Observable<TurnEvent | IterationStep> {
   const { resolved, snapshot } = it;
   const added: ChatMessage[] = [];
-  appendRound(added, { text: round.text, calls: round.calls, results: collected.results, textMode: round.fromText });
+  appendRound(added, { text: round.text, calls: round.calls, results: collected.results, textMode: round.fromText, reasoning: round.reasoning });
   const history = snapshot.history.concat(added);
   const receipts = collected.receipts.length > 0 ? [...snapshot.receipts, ...collected.receipts] : snapshot.receipts;
   if (it.turn.cancelled()) return of(doneStep(nextSnapshot(it, { history, receipts, usage }), '', 'cancelled'));
@@ -202,7 +202,8 @@ function afterRound(it: IterationContext, round: Round, collected: RoundResults,
 }
 
 const userMessage = (content: string): ChatMessage => ({ role: 'user', content });
-const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });
+const assistant = (content: string, reasoning?: readonly ReasoningPart[]): ChatMessage =>
+  reasoning === undefined ? { role: 'assistant', content } : { role: 'assistant', content, reasoning };
 
 function addUsage(snapshot: TurnSnapshot, response: ModelResponse): TurnSnapshot['usage'] {
   const { inputTokens, outputTokens } = response.usage;

@@ -50,6 +50,7 @@ export function parkStep(
     text: round.text,
     fromText: round.fromText,
     calls: round.calls,
+    ...(round.reasoning ? { reasoning: round.reasoning } : {}),
     slots,
     promptedInBatch: [...ctx.promptedInBatch],
     toolSchemas,

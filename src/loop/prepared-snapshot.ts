@@ -28,6 +28,6 @@ export function preparedSnapshot(
   const toolSchemas: Record<string, string> = {};
   for (const call of batch) if (call.tool && !call.filled) toolSchemas[call.tool.name] = toolFingerprint(call.tool);
   const slots = batch.map((call, slot) => preparedSlotState(call, slot, ctx));
-  const { text, fromText, calls } = round;
-  return sealFor(it, nextSnapshot(it, { usage, batch: { text, fromText, calls, slots, promptedInBatch: [...ctx.promptedInBatch], toolSchemas } }));
+  const { text, fromText, calls, reasoning } = round;
+  return sealFor(it, nextSnapshot(it, { usage, batch: { text, fromText, calls, ...(reasoning ? { reasoning } : {}), slots, promptedInBatch: [...ctx.promptedInBatch], toolSchemas } }));
 }

@@ -36,7 +36,7 @@ export function resumeIteration(turn: TurnContext, checked: CheckedSnapshot, dec
     const it = iterationContext(turn, rest);
     const ctx = createPrepContext(it);
     for (const signature of batch.promptedInBatch) ctx.promptedInBatch.add(signature);
-    const round = { text: batch.text, fromText: batch.fromText, calls: batch.calls };
+    const round = { text: batch.text, fromText: batch.fromText, calls: batch.calls, ...(batch.reasoning ? { reasoning: batch.reasoning } : {}) };
     if (!parked) {
       // recovered after a crash: every slot was prepared; started ones close interrupted (or run again)
       const slots = batch.slots.map((state, at) => restore(state, at, checked, ctx));

@@ -8,12 +8,19 @@ const toolCallPart = z.object({
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
 
+const reasoningPart = z.object({ provider: z.string(), data: z.record(z.string(), z.unknown()) });
+
 /** A `ChatMessage`, as a history holds it. */
 export const chatMessage = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
   z.object({ role: z.literal('user'), content: z.string() }),
-  z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(toolCallPart).optional() }),
-  z.object({ role: z.literal('tool'), tool_call_id: z.string(), content: z.string() }),
+  z.object({
+    role: z.literal('assistant'),
+    content: z.string().nullable(),
+    tool_calls: z.array(toolCallPart).optional(),
+    reasoning: z.array(reasoningPart).optional(),
+  }),
+  z.object({ role: z.literal('tool'), tool_call_id: z.string(), content: z.string(), isError: z.literal(true).optional() }),
 ]);
 
 const args = z.record(z.string(), z.unknown());
@@ -127,6 +134,7 @@ export const turnSnapshotSchema = z.object({
       text: z.string(),
       fromText: z.boolean(),
       calls: z.array(parsedCall),
+      reasoning: z.array(reasoningPart).optional(),
       slots: z.array(slotState),
       promptedInBatch: z.array(z.string()),
       toolSchemas: z.record(z.string(), z.string()),

@@ -2,6 +2,7 @@ import { Observable, type Subscriber } from 'rxjs';
 import { ProviderError } from '../core/errors.js';
 import { thrownMessage } from '../core/read-thrown.js';
 import { scrubErrorChain } from '../results/scrub-error-chain.js';
+import type { ChatMessage } from '../core/messages.js';
 import type { OpenAIToolSpec, ToolSpec } from '../core/tool.js';
 import { withFirstFailure } from './first-failure-retries.js';
 import { redactClientKey, toProviderError, truncatedStreamError } from './openai-error.js';
@@ -83,7 +84,7 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
     // Object.assign sets an own `__proto__` key as the prototype: such params keep the spread
     const out: Record<string, unknown> = params === undefined ? {} : Object.hasOwn(params, '__proto__') ? { ...params } : Object.assign({}, params);
     out.model = req.model;
-    out.messages = req.messages;
+    out.messages = chatWireMessages(req.messages);
     if (req.tools && req.tools.length > 0) out.tools = req.tools.map(toolOf);
     if (req.temperature !== undefined) out.temperature = req.temperature;
     out.stream = stream;
@@ -114,7 +115,15 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
         const delta = choice.delta;
         if (delta?.content) subscriber.next({ type: 'text-delta', text: delta.content });
         if (delta?.refusal) subscriber.next({ type: 'text-delta', text: delta.refusal });
-        if (delta?.tool_calls) for (const part of delta.tool_calls) calls.push(part);
+        if (delta?.tool_calls) {
+          for (const part of delta.tool_calls) {
+            calls.push(part);
+            const fragment = part.function?.arguments;
+            if (typeof part.index === 'number' && (typeof fragment === 'string' || part.function?.name)) {
+              subscriber.next({ type: 'tool-call-delta', index: part.index, id: part.id ?? undefined, name: part.function?.name ?? undefined, argumentsDelta: fragment ?? '' });
+            }
+          }
+        }
         if (choice.finish_reason) finishReason = choice.finish_reason;
       }
     } catch (err) {
@@ -181,6 +190,26 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
         };
       }),
   };
+}
+
+/**
+ * The history as Chat Completions takes it: messages that carry fields of other providers
+ * (`reasoning`, `isError`) go without them, since the API refuses properties it does not know.
+ * A history without such fields is sent as it is.
+ */
+function chatWireMessages(messages: readonly ChatMessage[]): readonly ChatMessage[] {
+  if (!messages.some((m) => 'reasoning' in m || 'isError' in m)) return messages;
+  return messages.map((m) => {
+    if (m.role === 'assistant' && 'reasoning' in m) {
+      const { reasoning: _reasoning, ...rest } = m;
+      return rest;
+    }
+    if (m.role === 'tool' && 'isError' in m) {
+      const { isError: _isError, ...rest } = m;
+      return rest;
+    }
+    return m;
+  });
 }
 
 /** The response's id and model, as the server reported them. */

@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { ToolSpec } from '../core/tool.js';
-import type { ChatMessage } from '../core/messages.js';
+import type { ChatMessage, ReasoningPart } from '../core/messages.js';
 
 /** One provider request. System text travels as role 'system' messages. */
 export interface ProviderRequest {
@@ -25,6 +25,20 @@ export interface ProviderToolCall {
 export type ProviderEvent =
   | { readonly type: 'text-delta'; readonly text: string }
   | ({ readonly type: 'tool-call' } & ProviderToolCall)
+  /**
+   * A fragment of a call's arguments as it streams, before the complete `tool-call` (which a
+   * native provider still sends, after all of its deltas). `index` is the call's place in the
+   * response; `id` and `name` come when the provider knows them (at least on the first delta).
+   */
+  | {
+      readonly type: 'tool-call-delta';
+      readonly index: number;
+      readonly id?: string;
+      readonly name?: string;
+      readonly argumentsDelta: string;
+    }
+  /** A part the provider needs back with this assistant turn (thinking with its signature, a reasoning item). */
+  | { readonly type: 'reasoning'; readonly part: ReasoningPart }
   | { readonly type: 'usage'; readonly inputTokens: number; readonly outputTokens: number }
   | {
       readonly type: 'finish';

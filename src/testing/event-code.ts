@@ -2,7 +2,7 @@ import type { TurnEvent } from '../core/events.js';
 
 /**
  * A turn event as a short, readable code, so marble diagrams of whole turns stay aligned:
- * `iteration 1`, `text hi`, `call read`, `read executed`, `ask file_write`,
+ * `iteration 1`, `text hi`, `args read {"pa`, `call read`, `read executed`, `ask file_write`,
  * `decided file_write yes`, `usage`, `response`, `done final`.
  *
  * Only what runs on observables lives in virtual time: a tool (or approval front door) that
@@ -36,6 +36,8 @@ export function eventCode(event: TurnEvent): string {
       return `iteration ${event.iteration}`;
     case 'text-delta':
       return `text ${event.text}`;
+    case 'tool-call-delta':
+      return `args ${event.name} ${event.argumentsText}`;
     case 'tool-call':
       return `call ${event.name}`;
     case 'tool-result':

@@ -81,7 +81,7 @@ describe('secrets are absent from every rendering surface and present, unchanged
     const tools = history.filter((m) => m.role === 'tool');
     expect(tools).toEqual([
       { role: 'tool', tool_call_id: 'call-read', content: sample.text },
-      { role: 'tool', tool_call_id: 'call-deploy', content: `Error: ${sample.text}` },
+      { role: 'tool', tool_call_id: 'call-deploy', content: `Error: ${sample.text}`, isError: true },
     ]);
     const assistant = history.find((m) => m.role === 'assistant' && m.tool_calls);
     const args = assistant?.role === 'assistant' ? JSON.parse(assistant.tool_calls![0].function.arguments) : undefined;

@@ -141,6 +141,8 @@ describe('the packed tarball', () => {
       pg: { optional: true },
       'pg-boss': { optional: true },
       '@electric-sql/pglite': { optional: true },
+      '@anthropic-ai/sdk': { optional: true },
+      '@ai-sdk/provider': { optional: true },
     });
     expect(pkg.files).toContain('LICENSE');
   });

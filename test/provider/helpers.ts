@@ -27,8 +27,8 @@ export async function errorOf(provider: ModelProvider, req: ProviderRequest = us
   throw new Error('the request completed; an error was expected');
 }
 
-/** The text and non-text events of a response, for comparison. */
+/** The text and the other events of a response (argument deltas left out), for comparison. */
 export const summary = (events: ProviderEvent[]) => ({
   text: events.flatMap((e) => (e.type === 'text-delta' ? [e.text] : [])).join(''),
-  rest: events.filter((e) => e.type !== 'text-delta'),
+  rest: events.filter((e) => e.type !== 'text-delta' && e.type !== 'tool-call-delta'),
 });

@@ -64,6 +64,35 @@ describe('Provider request: Chat Completions with stream, usage and shared specs
 });
 
 describe('Streaming: text deltas as they arrive, tool calls assembled by index', () => {
+  it('emits a tool-call-delta per argument fragment, by index, each before the complete calls; the fragments join into the arguments', async () => {
+    const s = await serve([{ kind: 'raw', sse: recordedSse }]);
+    const events = await eventsOf(openAIChatProvider(clientFor(s)));
+    const deltas = events.flatMap((e, at) => (e.type === 'tool-call-delta' ? [{ ...e, at }] : []));
+    const firstCall = events.findIndex((e) => e.type === 'tool-call');
+    expect(deltas.length).toBeGreaterThan(recordedCalls.length);
+    expect(deltas.every((d) => d.at < firstCall)).toBe(true);
+    const joined = recordedCalls.map((_, index) => deltas.filter((d) => d.index === index).map((d) => d.argumentsDelta).join(''));
+    expect(joined).toEqual(recordedCalls.map((c) => c.arguments));
+    // the first delta of a call names it; later ones need not
+    expect(recordedCalls.map((_, index) => deltas.find((d) => d.index === index)?.name)).toEqual(recordedCalls.map((c) => c.name));
+  });
+
+  it('sends a history that carries other providers\' fields (reasoning, isError) without them; one without them as it is', async () => {
+    const s = await serve(() => ({ kind: 'reply', text: 'ok' }));
+    const messages = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: '{}' } }], reasoning: [{ provider: 'anthropic', data: { type: 'thinking', thinking: 'hm', signature: 'sig' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'Error: no city', isError: true },
+    ] as const;
+    await eventsOf(openAIChatProvider(clientFor(s)), userRequest({ messages }));
+    expect(s.requests[0].body.messages).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'Error: no city' },
+    ]);
+    expect(messages[1]).toHaveProperty('reasoning'); // the history itself is untouched
+  });
+
   it('emits a text delta before the stream has ended', async () => {
     const step = { kind: 'reply', text: ['first ', 'second'] } as const;
     const s = await serve([{ ...step, stallAfterBytes: eventOffset(replySse(step), 'second') }]);

@@ -88,7 +88,8 @@ describe('a scripted provider that fails ends the turn with a typed ProviderErro
   it.each([
     ['null', null, /not an object \(null\)/],
     ['a text-delta whose text is a number', { type: 'text-delta', text: 42 }, /text-delta event whose text is not a string/],
-    ['an event of an unknown type', { type: 'reasoning' }, /unknown type \('reasoning'\)/],
+    ['an event of an unknown type', { type: 'thinking' }, /unknown type \('thinking'\)/],
+    ['a reasoning event without its part', { type: 'reasoning' }, /reasoning event whose part is not/],
   ])('the stream sends %s: a ProviderError that names it', async (_name, event, named) => {
     const { provider } = failingAt(0, () => new Observable<ProviderEvent>((s) => (s.next(event as never), s.complete())));
     const run = await runTurn(createAgent({ provider, model: 'm', tools: [tool()] }));

@@ -4,7 +4,7 @@
 'use strict';
 
 (() => {
-  const { el, toolCard, closeToolCard, approvalCard, setFullArguments, setApprovalStatus, addApprovalControls, closeControls } =
+  const { el, toolCard, streamingCard, streamArgs, settleToolCard, dropStreaming, closeToolCard, approvalCard, setFullArguments, setApprovalStatus, addApprovalControls, closeControls } =
     window.consoleCards;
   const token = new URLSearchParams(location.search).get('token') ?? '';
   const tabId = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -67,6 +67,22 @@
       card = toolCard(ev);
       turn(record.turn).section.append(card);
       cards.set(key, card);
+    } else if (ev.type === 'tool-call') {
+      // a card opened by the call's streamed arguments (its index is its slot)
+      card = settleToolCard(card, ev);
+      cards.set(key, card);
+    }
+    return card;
+  }
+
+  /** The pending card of a call whose arguments stream, by its index in the response. */
+  function deltaCard(record, ev) {
+    const key = `${record.turn}:${ev.iteration}:${ev.index}`;
+    let card = cards.get(key);
+    if (!card) {
+      card = streamingCard(ev);
+      turn(record.turn).section.append(card);
+      cards.set(key, card);
     }
     return card;
   }
@@ -95,6 +111,7 @@
     const ev = record.event;
     const t = turn(record.turn, record.turnId);
     const parked = ev.type === 'done' && ev.reason === 'paused';
+    if (ev.type === 'done' || ev.type === 'turn-end') t.section.querySelectorAll('[data-status="streaming"]').forEach(dropStreaming);
     if (ev.type === 'turn-end' || parked) active.delete(record.turn);
     else if (!ev.type.startsWith('approval-')) active.add(record.turn);
     setRunning(active.size > 0);
@@ -107,6 +124,9 @@
       }
       case 'text-delta':
         assistantBubble(t, ev.iteration).append(ev.text);
+        break;
+      case 'tool-call-delta':
+        streamArgs(deltaCard(record, ev), ev);
         break;
       case 'tool-call':
         slotCard(record, ev);

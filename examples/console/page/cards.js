@@ -13,6 +13,47 @@ window.consoleCards = (() => {
   }
 
   /**
+   * A pending tool card, opened on a call's first `tool-call-delta`: its arguments show as they
+   * stream (the loop scrubbed them), until `tool-call` settles the card (`settleToolCard`).
+   */
+  function streamingCard(ev) {
+    const card = el('article', 'card tool streaming');
+    card.dataset.card = 'tool';
+    card.dataset.slot = String(ev.index);
+    card.dataset.status = 'streaming';
+    const head = el('header');
+    head.append(el('span', 'slot', `#${ev.index}`), el('span', 'name', ev.name), el('span', 'badge', 'arguments…'));
+    card.append(head, el('pre', 'args', ''));
+    return card;
+  }
+
+  /** The arguments so far of a streaming card; the name too, when the first delta had none. */
+  function streamArgs(card, ev) {
+    if (card.dataset.status !== 'streaming') return;
+    if (ev.name) card.querySelector('.name').textContent = ev.name;
+    card.querySelector('.args').textContent = ev.argumentsText;
+  }
+
+  /**
+   * A streaming card whose call never came (the turn was cancelled while it streamed, or it parked
+   * before the call ran): marked as not run, so no card is left "streaming" after its turn.
+   */
+  function dropStreaming(card) {
+    if (card.dataset.status !== 'streaming') return;
+    card.dataset.status = 'dropped';
+    card.classList.replace('streaming', 'not-run');
+    card.querySelector('.badge').textContent = 'not run';
+  }
+
+  /** A streaming (or dropped) card becomes the call's tool card on `tool-call`, with the complete arguments. */
+  function settleToolCard(card, ev) {
+    if (card.dataset.status !== 'streaming' && card.dataset.status !== 'dropped') return card;
+    const settled = toolCard(ev);
+    card.replaceWith(settled);
+    return settled;
+  }
+
+  /**
    * A tool card, opened on `tool-call`: running until its result arrives — or, for a call that
    * preparation decided without running it (`executes: false`), marked "not run".
    */
@@ -120,6 +161,10 @@ window.consoleCards = (() => {
   return Object.freeze({
     el,
     toolCard,
+    streamingCard,
+    streamArgs,
+    settleToolCard,
+    dropStreaming,
     closeToolCard,
     approvalCard,
     setFullArguments,

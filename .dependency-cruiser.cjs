@@ -4,10 +4,10 @@
  * floor do not import each other. The entry files (src/index.ts, src/operators.ts) sit on top.
  */
 const floors = [
-  ['core'], // the vocabulary: types and constants
+  ['core'], // the vocabulary: types and constants, and the small RxJS helpers every floor shares (continueWith, AbortSignal to and from Observable)
   ['tool', 'results'], // defineTool; scrubbing, truncation, receipts, loop detection
   ['provider', 'registry', 'approval', 'mcp', 'observe'], // the leaves
-  ['runtime'], // the turn's context (the resolved agent, the turn's and iteration's state) and its cancellation
+  ['runtime'], // the turn's context (the resolved agent, the turn's and iteration's state)
   ['request', 'prep', 'execute'], // the stages
   ['loop'], // iterate, runToolLoop, the turn snapshot
   ['agent'], // createAgent

@@ -2,7 +2,7 @@ import { defer, type Observable } from 'rxjs';
 import type { TurnEvent } from '../core/events.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
-import { abortOnUnsubscribe } from '../runtime/abort-on-unsubscribe.js';
+import { abortOnUnsubscribe } from '../core/abort-on-unsubscribe.js';
 import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { createTurnContext } from '../runtime/turn-context.js';
 import { checkSnapshot, type ResumeDecision } from './check-snapshot.js';

@@ -2,7 +2,7 @@ import { defer, EMPTY, expand, filter, finalize, from, map, type Observable, typ
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { turnInputWith, type TurnInput } from '../core/turn-input.js';
 import { scrubCredentials } from '../results/scrub.js';
-import { abortOnUnsubscribe } from '../runtime/abort-on-unsubscribe.js';
+import { abortOnUnsubscribe } from '../core/abort-on-unsubscribe.js';
 import type { ResolvedAgentExecution, TurnContext } from '../runtime/resolved-execution.js';
 import { createQuietTurnContext, createTurnContext, steer } from '../runtime/turn-context.js';
 import { checkTurnInput } from './check-turn-input.js';

@@ -7,7 +7,7 @@ import type { ProviderEvent, ProviderRequest, ProviderToolCall } from '../provid
 import { scrubCredentials } from '../results/scrub.js';
 import { scrubDelta } from '../results/scrub-delta.js';
 import { scrubErrorChain } from '../results/scrub-error-chain.js';
-import { abortOnUnsubscribe } from '../runtime/abort-on-unsubscribe.js';
+import { abortOnUnsubscribe } from '../core/abort-on-unsubscribe.js';
 import type { IterationContext } from '../runtime/resolved-execution.js';
 import { hideMarkup } from './hide-markup.js';
 

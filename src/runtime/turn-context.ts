@@ -4,7 +4,7 @@ import type { TurnInput } from '../core/turn-input.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import { ActivatedToolSet } from '../registry/activated-tool-set.js';
 import { effectiveTools } from './effective-tools.js';
-import { turnCancellation } from './turn-cancellation.js';
+import { turnCancellation } from '../core/turn-cancellation.js';
 import type { EffectiveTools, ResolvedAgentExecution, TurnContext } from './resolved-execution.js';
 
 /**

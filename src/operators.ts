@@ -5,7 +5,7 @@
 export { createTurnContext, turnIngress, steer } from './runtime/turn-context.js';
 export { iterationContext } from './runtime/iteration-context.js';
 export { startSnapshot, nextSnapshot, EMPTY_LOOP_WINDOW } from './loop/turn-snapshot.js';
-export { effectiveTools } from './runtime/effective-tools.js';
+export { effectiveTools } from './registry/effective-tools.js';
 export { fromAbortSignal } from './core/from-abort-signal.js';
 export { continueWith } from './core/continue-with.js';
 export { turnCancellation } from './core/turn-cancellation.js';

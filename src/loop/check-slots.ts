@@ -2,7 +2,8 @@ import type { ConversationScope } from '../core/conversation-scope.js';
 import { SnapshotMismatchError } from '../core/errors.js';
 import type { SlotState, TurnSnapshot } from '../core/turn-snapshot.js';
 import { canonicalJson } from '../results/canonical-json.js';
-import type { EffectiveTools, ResolvedAgentExecution } from '../runtime/resolved-execution.js';
+import type { EffectiveTools } from '../registry/effective-tools.js';
+import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
 import { approvalDigest } from './seal-snapshot.js';
 import { toolFingerprint } from './tool-fingerprint.js';
 

@@ -6,6 +6,7 @@ import type { TelemetryOptions } from '../observe/telemetry-options.js';
 import type { AgentHooks } from '../core/hooks.js';
 import type { ModelProvider } from '../provider/provider.js';
 import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
+import type { EffectiveTools } from '../registry/effective-tools.js';
 import type { ActivationScopes } from '../registry/activation-store.js';
 import type { AgentToolScope } from '../registry/agent-tool-scope.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
@@ -17,7 +18,6 @@ import type { TurnEvent } from '../core/events.js';
 import type { TurnIngress } from '../core/ingress.js';
 import type { PromptSignature, TurnSnapshot } from '../core/turn-snapshot.js';
 import type { TurnJournal } from '../core/turn-journal.js';
-import type { Tool, ToolSpec } from '../core/tool.js';
 import type { Knobs } from '../core/knobs.js';
 import type { ToolRunner } from '../core/tool-runner.js';
 
@@ -127,29 +127,6 @@ export interface IterationContext {
   /** The model for the following requests; `switchModel` changes it. */
   model: string;
   readonly promptSignatures: Map<string, PromptSignature>;
-}
-
-/** The tools a turn may see and run in one iteration. */
-export interface EffectiveTools {
-  readonly specs: readonly ToolSpec[];
-  readonly names: readonly string[];
-  /**
-   * The runnable tool for a name: the exact name, else the one tool whose name is
-   * `{server}__{name}` (ambiguous → undefined). Excluded tools are never returned.
-   */
-  get(name: string): Tool | undefined;
-  /** Excluded for this agent or run (trimmed, case-insensitive); such calls end `excluded`. */
-  isExcluded(name: string): boolean;
-  /** The system message listing deferred tools not activated yet (`name - description`), if any. */
-  readonly deferredListing?: string;
-  /**
-   * The full name of the deferred tool, listed and not activated yet, that `name` calls (exact,
-   * else a unique `{server}__{name}` suffix), so an `unknown` call can say that `tool_search`
-   * activates it; undefined otherwise.
-   */
-  pendingDeferred(name: string): string | undefined;
-  /** These tools, or a rebuilt set when the ActivatedToolSet changed since they were computed. */
-  refresh(): EffectiveTools;
 }
 
 /** Shared by the steps of one batch's preparation. */

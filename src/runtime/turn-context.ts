@@ -3,9 +3,9 @@ import { NO_ITEMS } from '../core/no-items.js';
 import type { TurnInput } from '../core/turn-input.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import { ActivatedToolSet } from '../registry/activated-tool-set.js';
-import { effectiveTools } from './effective-tools.js';
+import { effectiveTools, type EffectiveTools } from '../registry/effective-tools.js';
 import { turnCancellation } from '../core/turn-cancellation.js';
-import type { EffectiveTools, ResolvedAgentExecution, TurnContext } from './resolved-execution.js';
+import type { ResolvedAgentExecution, TurnContext } from './resolved-execution.js';
 
 /**
  * The services of a new turn: its ingress (turn id and agent alias settled), cancellation from

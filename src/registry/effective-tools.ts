@@ -1,13 +1,41 @@
 import { NO_ITEMS } from '../core/no-items.js';
-import { exclusionKey } from '../registry/agent-tool-scope.js';
-import { deferredToolsListing, bindToolSearch } from '../registry/tool-search.js';
-import { toolSelector } from '../registry/tool-selector.js';
 import type { Tool, ToolSpec } from '../core/tool.js';
-import type { ActivatedToolSet } from '../registry/activated-tool-set.js';
-import type { EffectiveTools, ResolvedAgentExecution } from './resolved-execution.js';
-import { ToolIndex } from '../registry/tool-index.js';
+import type { ActivatedToolSet } from './activated-tool-set.js';
+import { exclusionKey, type AgentToolScope } from './agent-tool-scope.js';
+import { ToolIndex } from './tool-index.js';
+import { deferredToolsListing, bindToolSearch } from './tool-search.js';
+import { toolSelector } from './tool-selector.js';
 
-export { exclusionKey };
+/** What of the agent decides a turn's tools (a `ResolvedAgentExecution` has both). */
+export interface AgentTools {
+  /** The tool assembly (bundles, risk profile, deferred tools, filter groups), resolved once. */
+  readonly toolScope: AgentToolScope;
+  /** Excluded tool names, trimmed and lowercased. */
+  readonly excluded: ReadonlySet<string>;
+}
+
+/** The tools a turn may see and run in one iteration. */
+export interface EffectiveTools {
+  readonly specs: readonly ToolSpec[];
+  readonly names: readonly string[];
+  /**
+   * The runnable tool for a name: the exact name, else the one tool whose name is
+   * `{server}__{name}` (ambiguous → undefined). Excluded tools are never returned.
+   */
+  get(name: string): Tool | undefined;
+  /** Excluded for this agent or run (trimmed, case-insensitive); such calls end `excluded`. */
+  isExcluded(name: string): boolean;
+  /** The system message listing deferred tools not activated yet (`name - description`), if any. */
+  readonly deferredListing?: string;
+  /**
+   * The full name of the deferred tool, listed and not activated yet, that `name` calls (exact,
+   * else a unique `{server}__{name}` suffix), so an `unknown` call can say that `tool_search`
+   * activates it; undefined otherwise.
+   */
+  pendingDeferred(name: string): string | undefined;
+  /** These tools, or a rebuilt set when the ActivatedToolSet changed since they were computed. */
+  refresh(): EffectiveTools;
+}
 
 /** What a run contributes to its tools: the user's message (filter groups) and its narrowing. */
 export interface ToolRunScope {
@@ -33,7 +61,7 @@ export interface ToolRunScope {
  * tools = tools.refresh(); // at the start of each iteration
  * ```
  */
-export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunScope, activated: ActivatedToolSet): EffectiveTools {
+export function effectiveTools(resolved: AgentTools, run: ToolRunScope, activated: ActivatedToolSet): EffectiveTools {
   return new TurnTools(resolved, run, activated).build();
 }
 
@@ -41,7 +69,7 @@ export function effectiveTools(resolved: ResolvedAgentExecution, run: ToolRunSco
 
 /** What stays for the whole turn: the admitted tools, the deferred candidates, what is hidden. */
 class TurnTools {
-  readonly scope: ResolvedAgentExecution['toolScope'];
+  readonly scope: AgentToolScope;
   readonly excluded: ReadonlySet<string>;
   readonly narrow: ((tool: Tool) => boolean) | undefined;
   readonly exposes: (tool: Tool) => boolean;
@@ -54,7 +82,7 @@ class TurnTools {
   readonly toolSearch: Tool | undefined;
 
   constructor(
-    resolved: ResolvedAgentExecution,
+    resolved: AgentTools,
     run: ToolRunScope,
     readonly activated: ActivatedToolSet,
   ) {

@@ -20,7 +20,7 @@ export type { ParsedResponse } from './request/parse-response.js';
 // --- preparation
 export { prepareCalls, defaultPrepSteps } from './prep/prepare-calls.js';
 export { toPrepared } from './prep/to-prepared.js';
-export { createPrepContext, isImmediate, recordArguments } from './runtime/prep-context.js';
+export { createPrepContext, isImmediate, recordArguments } from './prep/prep-context.js';
 export type { PrepStep, PrepContext } from './runtime/resolved-execution.js';
 export { buildPrepSteps } from './prep/build-prep-steps.js';
 export { beforeToolCallHooks } from './prep/before-tool-call-hooks.js';

@@ -16,7 +16,7 @@ import { appendReceipts } from '../results/append-receipts.js';
 import { LoopDetector } from '../results/loop-detector.js';
 import { continueWith } from '../core/continue-with.js';
 import { iterationContext } from '../runtime/iteration-context.js';
-import { createPrepContext } from '../runtime/prep-context.js';
+import { createPrepContext } from '../prep/prep-context.js';
 import type { IterationContext, PrepContext, TurnContext } from '../runtime/resolved-execution.js';
 import { parkStep } from './park-step.js';
 import { preparedSnapshot } from './prepared-snapshot.js';

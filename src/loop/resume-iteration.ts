@@ -7,7 +7,7 @@ import { approvalGate, resumeApproval } from '../prep/approval-gate.js';
 import { continuePreparation, prepareCalls } from '../prep/prepare-calls.js';
 import { continueWith } from '../core/continue-with.js';
 import { iterationContext } from '../runtime/iteration-context.js';
-import { createPrepContext, recordArguments } from '../runtime/prep-context.js';
+import { createPrepContext, recordArguments } from '../prep/prep-context.js';
 import type { PrepContext, TurnContext } from '../runtime/resolved-execution.js';
 import type { CheckedSnapshot } from './check-snapshot.js';
 import { playRound } from './iterate.js';

@@ -2,7 +2,7 @@ import { argsKey } from './call-signature.js';
 import { withField } from './to-prepared.js';
 import type { PrepStep } from '../runtime/resolved-execution.js';
 import { prepTexts } from './prep-texts.js';
-import { recordArguments } from '../runtime/prep-context.js';
+import { recordArguments } from './prep-context.js';
 
 /**
  * When `dedupEnabled`, a call with the same tool name and the same arguments (keys sorted) as an

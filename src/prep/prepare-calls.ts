@@ -2,7 +2,7 @@ import { concatMap, defer, from, type Observable, type ObservableInput, of, type
 import type { ParsedCall, PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { continueWith } from '../core/continue-with.js';
-import { createPrepContext, isImmediate } from '../runtime/prep-context.js';
+import { createPrepContext, isImmediate } from './prep-context.js';
 import { mayPark, readableSteps } from './build-prep-steps.js';
 import type { IterationContext, PrepContext, PrepStep } from '../runtime/resolved-execution.js';
 import { approvalGate } from './approval-gate.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createPrepContext, recordArguments, type PrepContext } from '../../src/operators.js';
-import { SeenArguments } from '../../src/runtime/seen-arguments.js';
 import { createAgent } from '../../src/index.js';
 import { fakeTool, scriptedModel } from '../../src/testing/index.js';
 import { outcomes, runTurn } from './harness.js';
@@ -11,20 +10,20 @@ const copy = (text: string) => [...text].join('');
 
 describe('the dedup guard’s record of a batch', () => {
   it('a call of the same tool with equal arguments is a duplicate; another tool or other arguments are not', () => {
-    const seen = new SeenArguments();
-    expect(seen.add('read', '{"p":"a"}')).toBe(true);
-    expect(seen.add('read', copy('{"p":"a"}'))).toBe(false);
-    expect(seen.add('other', '{"p":"a"}')).toBe(true);
-    expect(seen.add('read', '{"p":"b"}')).toBe(true);
-    expect(seen.add(copy('read'), '{"p":"b"}')).toBe(false);
+    const c = ctx();
+    expect(recordArguments(c, 'read', '{"p":"a"}')).toBe(true);
+    expect(recordArguments(c, 'read', copy('{"p":"a"}'))).toBe(false);
+    expect(recordArguments(c, 'other', '{"p":"a"}')).toBe(true);
+    expect(recordArguments(c, 'read', '{"p":"b"}')).toBe(true);
+    expect(recordArguments(c, copy('read'), '{"p":"b"}')).toBe(false);
   });
 
   it('past the calls it lists, it answers the same (as a Map of Sets)', () => {
-    const seen = new SeenArguments();
-    for (let k = 0; k < 40; k++) expect(seen.add(k % 2 === 0 ? 'a' : 'b', `{"k":${k}}`)).toBe(true);
-    for (let k = 0; k < 40; k++) expect(seen.add(k % 2 === 0 ? 'a' : 'b', copy(`{"k":${k}}`))).toBe(false);
-    expect(seen.add('b', '{"k":0}')).toBe(true);
-    expect(seen.asMap().get('a')?.size).toBe(20);
+    const c = ctx();
+    for (let k = 0; k < 40; k++) expect(recordArguments(c, k % 2 === 0 ? 'a' : 'b', `{"k":${k}}`)).toBe(true);
+    for (let k = 0; k < 40; k++) expect(recordArguments(c, k % 2 === 0 ? 'a' : 'b', copy(`{"k":${k}}`))).toBe(false);
+    expect(recordArguments(c, 'b', '{"k":0}')).toBe(true);
+    expect(c.seen.get('a')?.size).toBe(20);
   });
 
   it('`seen` shows what was recorded, and what a step changes in it counts from then on', () => {

@@ -7,7 +7,7 @@ const floors = [
   ['core'], // the vocabulary: types and constants, and the small RxJS helpers every floor shares (continueWith, AbortSignal to and from Observable)
   ['tool', 'results'], // defineTool; scrubbing, truncation, receipts, loop detection
   ['provider', 'registry', 'approval', 'mcp', 'observe'], // the leaves
-  ['runtime'], // the turn's context (the resolved agent, the turn's and iteration's state)
+  ['context'], // what a turn runs with: the agent's resolved execution, the turn's and the iteration's context, switchModel, hookCall
   ['request', 'prep', 'execute'], // the stages
   ['loop'], // iterate, runToolLoop, the turn snapshot
   ['agent'], // createAgent

@@ -11,7 +11,7 @@ export type { TurnInput } from './core/turn-input.js';
 export type { TurnJournal } from './core/turn-journal.js';
 export type { Ingress } from './core/ingress.js';
 export type { ChatMessage, ReasoningPart, ToolCallMessagePart } from './core/messages.js';
-export type { ResolvedAgentExecution, TurnContext, IterationContext } from './runtime/resolved-execution.js';
+export type { ResolvedAgentExecution, TurnContext, IterationContext } from './context/resolved-execution.js';
 export type { EffectiveTools } from './registry/effective-tools.js';
 export { TURN_SNAPSHOT_VERSION } from './core/turn-snapshot.js';
 export type { TurnSnapshot, BatchSnapshot, SlotState, SlotResultData, LoopWindow, PromptSignature } from './core/turn-snapshot.js';

@@ -2,8 +2,8 @@
 // runToolLoop (src/loop/run-tool-loop.ts) and iterate (src/loop/iterate.ts) are built from exactly these.
 
 // --- a turn's services and data
-export { createTurnContext, turnIngress, steer } from './runtime/turn-context.js';
-export { iterationContext } from './runtime/iteration-context.js';
+export { createTurnContext, turnIngress, steer } from './context/turn-context.js';
+export { iterationContext } from './context/iteration-context.js';
 export { startSnapshot, nextSnapshot, EMPTY_LOOP_WINDOW } from './loop/turn-snapshot.js';
 export { effectiveTools } from './registry/effective-tools.js';
 export { fromAbortSignal } from './core/from-abort-signal.js';
@@ -21,7 +21,7 @@ export type { ParsedResponse } from './request/parse-response.js';
 export { prepareCalls, defaultPrepSteps } from './prep/prepare-calls.js';
 export { toPrepared } from './prep/to-prepared.js';
 export { createPrepContext, isImmediate, recordArguments } from './prep/prep-context.js';
-export type { PrepStep, PrepContext } from './runtime/resolved-execution.js';
+export type { PrepStep, PrepContext } from './context/resolved-execution.js';
 export { buildPrepSteps } from './prep/build-prep-steps.js';
 export { beforeToolCallHooks } from './prep/before-tool-call-hooks.js';
 export { resolveTool } from './prep/resolve-tool.js';

@@ -18,7 +18,7 @@ import type { ReceiptGenerator } from '../results/receipts.js';
 import type { Tool } from '../core/tool.js';
 import { defaultClock, defaultIds, type Clock } from '../core/clock.js';
 import { resolveKnobs, type KnobsInput } from '../core/knobs.js';
-import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
+import type { ResolvedAgentExecution } from '../context/resolved-execution.js';
 import { runQuietLoop, runToolLoop } from '../loop/run-tool-loop.js';
 
 import { resumeTurn, type ResumeOptions } from '../loop/resume-turn.js';

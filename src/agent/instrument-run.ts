@@ -1,6 +1,6 @@
 import { defer, type Observable } from 'rxjs';
-import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
-import { turnIngress } from '../runtime/turn-context.js';
+import type { ResolvedAgentExecution } from '../context/resolved-execution.js';
+import { turnIngress } from '../context/turn-context.js';
 import { turnInputWith, type TurnInput } from '../core/turn-input.js';
 import type { TurnEvent } from '../core/events.js';
 import { logTurn } from '../observe/log-turn.js';

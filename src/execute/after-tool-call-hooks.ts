@@ -1,7 +1,7 @@
 import type { ToolResult } from '../core/tool.js';
 import type { PreparedCall } from '../core/calls.js';
-import { hookCall } from '../runtime/hook-call.js';
-import type { IterationContext } from '../runtime/resolved-execution.js';
+import { hookCall } from '../context/hook-call.js';
+import type { IterationContext } from '../context/resolved-execution.js';
 
 /**
  * Runs the agent's `afterToolCall` hooks for a call that executed (succeeded or failed; never

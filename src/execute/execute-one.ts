@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import { INTERRUPTED, type PreparedCall, type SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
-import type { IterationContext } from '../runtime/resolved-execution.js';
+import type { IterationContext } from '../context/resolved-execution.js';
 import { emitToolCall, emitToolResult } from './slot-events.js';
 import { recordedSlotResult, slotResult } from './slot-result.js';
 import { runTool } from './run-tool.js';

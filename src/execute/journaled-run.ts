@@ -3,7 +3,7 @@ import type { PreparedCall, SlotResult } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import type { SlotResultData } from '../core/turn-snapshot.js';
-import type { IterationContext } from '../runtime/resolved-execution.js';
+import type { IterationContext } from '../context/resolved-execution.js';
 import { executeOne } from './execute-one.js';
 
 /**

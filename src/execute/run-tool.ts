@@ -4,7 +4,7 @@ import { ToolTimeoutError } from '../core/errors.js';
 import { MAX_TIMER_MS } from '../core/knobs.js';
 import type { SlotOutcome, TurnEvent } from '../core/events.js';
 import type { ToolResult } from '../core/tool.js';
-import type { IterationContext } from '../runtime/resolved-execution.js';
+import type { IterationContext } from '../context/resolved-execution.js';
 import { runAfterToolCallHooks } from './after-tool-call-hooks.js';
 import { errorMessage, errorTypeOf, normalizeResult } from './normalize-result.js';
 import { emitToolResult } from './slot-events.js';

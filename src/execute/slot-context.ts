@@ -1,8 +1,8 @@
 import type { PreparedCall } from '../core/calls.js';
 import type { Ingress } from '../core/ingress.js';
 import type { ToolContext } from '../core/tool.js';
-import type { IterationContext } from '../runtime/resolved-execution.js';
-import { switchModel } from '../runtime/switch-model.js';
+import type { IterationContext } from '../context/resolved-execution.js';
+import { switchModel } from '../context/switch-model.js';
 
 /**
  * What a running tool sees of its slot (its `ctx`): `signal`, `callId`, `ingress`,

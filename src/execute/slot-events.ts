@@ -3,7 +3,7 @@ import { NEVER, type Subscriber } from 'rxjs';
 import type { ObserverEvent, TurnEvent, TurnEventOf } from '../core/events.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { shownValue } from '../results/shown-value.js';
-import type { IterationContext } from '../runtime/resolved-execution.js';
+import type { IterationContext } from '../context/resolved-execution.js';
 
 /**
  * Emits a slot's `tool-call` event, with the tool name and the arguments (keys and values)

@@ -3,7 +3,7 @@ import type { SlotOutcome } from '../core/events.js';
 import type { SlotResultData } from '../core/turn-snapshot.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { truncateToolResult } from '../results/truncate.js';
-import type { IterationContext } from '../runtime/resolved-execution.js';
+import type { IterationContext } from '../context/resolved-execution.js';
 
 /**
  * Builds a slot result: the model-visible content is truncated (receipt appended for successful

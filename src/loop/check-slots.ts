@@ -3,7 +3,7 @@ import { SnapshotMismatchError } from '../core/errors.js';
 import type { SlotState, TurnSnapshot } from '../core/turn-snapshot.js';
 import { canonicalJson } from '../results/canonical-json.js';
 import type { EffectiveTools } from '../registry/effective-tools.js';
-import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
+import type { ResolvedAgentExecution } from '../context/resolved-execution.js';
 import { approvalDigest } from './seal-snapshot.js';
 import { toolFingerprint } from './tool-fingerprint.js';
 

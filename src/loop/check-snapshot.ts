@@ -3,7 +3,7 @@ import type { ApprovalRequest } from '../core/approval-request.js';
 import { SnapshotMismatchError } from '../core/errors.js';
 import { TURN_SNAPSHOT_VERSION, type SlotState, type TurnSnapshot } from '../core/turn-snapshot.js';
 import type { EffectiveTools } from '../registry/effective-tools.js';
-import type { ResolvedAgentExecution } from '../runtime/resolved-execution.js';
+import type { ResolvedAgentExecution } from '../context/resolved-execution.js';
 import { checkSlots } from './check-slots.js';
 import { snapshotKeyOf, verifySeal } from './seal-snapshot.js';
 import { snapshotShape } from './snapshot-schema.js';

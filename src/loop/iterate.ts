@@ -15,9 +15,9 @@ import { parseResponse, type ParsedResponse } from '../request/parse-response.js
 import { appendReceipts } from '../results/append-receipts.js';
 import { LoopDetector } from '../results/loop-detector.js';
 import { continueWith } from '../core/continue-with.js';
-import { iterationContext } from '../runtime/iteration-context.js';
+import { iterationContext } from '../context/iteration-context.js';
 import { createPrepContext } from '../prep/prep-context.js';
-import type { IterationContext, PrepContext, TurnContext } from '../runtime/resolved-execution.js';
+import type { IterationContext, PrepContext, TurnContext } from '../context/resolved-execution.js';
 import { parkStep } from './park-step.js';
 import { preparedSnapshot } from './prepared-snapshot.js';
 import type { Round } from './round.js';

@@ -5,8 +5,8 @@ import { callProvider, type ModelResponse } from '../request/call-provider.js';
 import type { TurnEvent } from '../core/events.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import { continueWith } from '../core/continue-with.js';
-import { iterationContext } from '../runtime/iteration-context.js';
-import type { TurnContext } from '../runtime/resolved-execution.js';
+import { iterationContext } from '../context/iteration-context.js';
+import type { TurnContext } from '../context/resolved-execution.js';
 import { doneStep, type IterationStep } from './iteration-step.js';
 
 export const summaryPrompt = (cap: number): string =>

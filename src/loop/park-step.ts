@@ -1,6 +1,6 @@
 import type { PreparedCall } from '../core/calls.js';
 import type { BatchSnapshot, SlotState, TurnSnapshot } from '../core/turn-snapshot.js';
-import type { IterationContext, PrepContext } from '../runtime/resolved-execution.js';
+import type { IterationContext, PrepContext } from '../context/resolved-execution.js';
 import type { IterationStep } from './iteration-step.js';
 import type { Round } from './round.js';
 import { scrubValue } from '../results/scrub-value.js';

@@ -1,6 +1,6 @@
 import type { PreparedCall } from '../core/calls.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
-import type { IterationContext, PrepContext } from '../runtime/resolved-execution.js';
+import type { IterationContext, PrepContext } from '../context/resolved-execution.js';
 import type { Round } from './round.js';
 import { sealFor } from './seal-snapshot.js';
 import { preparedSlotState } from './slot-state.js';

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ConfigurationError, SnapshotTamperedError } from '../core/errors.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
-import type { IterationContext } from '../runtime/resolved-execution.js';
+import type { IterationContext } from '../context/resolved-execution.js';
 import { canonicalJson } from '../results/canonical-json.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { PreparedCall } from '../core/calls.js';
 import type { SlotState } from '../core/turn-snapshot.js';
-import type { PrepContext } from '../runtime/resolved-execution.js';
+import type { PrepContext } from '../context/resolved-execution.js';
 
 /**
  * A prepared call as the state a snapshot keeps of its slot: `filled` when preparation decided

@@ -1,8 +1,8 @@
 import type { TurnInput } from '../core/turn-input.js';
 import { NO_ITEMS } from '../core/no-items.js';
 import { TURN_SNAPSHOT_VERSION, type LoopWindow, type TurnSnapshot } from '../core/turn-snapshot.js';
-import type { IterationContext, TurnContext } from '../runtime/resolved-execution.js';
-import { promptSignaturesOf } from '../runtime/iteration-context.js';
+import type { IterationContext, TurnContext } from '../context/resolved-execution.js';
+import { promptSignaturesOf } from '../context/iteration-context.js';
 
 /** A loop detector's window with nothing in it. */
 export const EMPTY_LOOP_WINDOW: LoopWindow = Object.freeze({ names: [], argsJson: [], outputs: [], batches: [], start: 0, batch: 0 });

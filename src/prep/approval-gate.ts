@@ -8,7 +8,7 @@ import { summarizeArgs } from '../approval/summarize-args.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { scrubValue } from '../results/scrub-value.js';
 import { texts, type PreparedCall } from '../core/calls.js';
-import type { PrepContext, PrepStep } from '../runtime/resolved-execution.js';
+import type { PrepContext, PrepStep } from '../context/resolved-execution.js';
 import { turnScope } from './turn-scope.js';
 import { APPROVED } from './with-approved-marker.js';
 

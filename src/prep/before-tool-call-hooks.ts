@@ -1,8 +1,8 @@
 import { catchError, defaultIfEmpty, from, isObservable, mergeMap, type Observable, type ObservableInput, of, take } from 'rxjs';
 import type { PreparedCall } from '../core/calls.js';
 import type { BeforeToolCallHook } from '../core/hooks.js';
-import { hookCall } from '../runtime/hook-call.js';
-import type { PrepContext, PrepStep } from '../runtime/resolved-execution.js';
+import { hookCall } from '../context/hook-call.js';
+import type { PrepContext, PrepStep } from '../context/resolved-execution.js';
 import { prepTexts } from './prep-texts.js';
 
 /**

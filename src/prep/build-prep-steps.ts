@@ -6,7 +6,7 @@ import { beforeToolCallHooks } from './before-tool-call-hooks.js';
 import { channelDefaults } from './channel-defaults.js';
 import { clearApprovedMarker } from './clear-approved-marker.js';
 import { dedupGuard } from './dedup-guard.js';
-import type { PrepStep } from '../runtime/resolved-execution.js';
+import type { PrepStep } from '../context/resolved-execution.js';
 import { promptLoopGuard } from './prompt-loop-guard.js';
 import { resolveTool } from './resolve-tool.js';
 import { restoreApprovedMarker } from './restore-approved-marker.js';

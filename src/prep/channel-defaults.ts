@@ -1,4 +1,4 @@
-import type { PrepStep } from '../runtime/resolved-execution.js';
+import type { PrepStep } from '../context/resolved-execution.js';
 
 /** Channels that are not a delivery target. */
 const NOT_A_TARGET: ReadonlySet<string> = new Set(['', 'agent', 'daemon']);

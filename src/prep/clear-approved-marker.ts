@@ -1,4 +1,4 @@
-import type { PrepStep } from '../runtime/resolved-execution.js';
+import type { PrepStep } from '../context/resolved-execution.js';
 import { withApprovedMarker } from './with-approved-marker.js';
 
 /**

@@ -1,6 +1,6 @@
 import { argsKey } from './call-signature.js';
 import { withField } from './to-prepared.js';
-import type { PrepStep } from '../runtime/resolved-execution.js';
+import type { PrepStep } from '../context/resolved-execution.js';
 import { prepTexts } from './prep-texts.js';
 import { recordArguments } from './prep-context.js';
 

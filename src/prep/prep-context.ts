@@ -1,7 +1,7 @@
 import { isObservable, type ObservableInput } from 'rxjs';
 import type { PreparedCall } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
-import type { IterationContext, PrepContext, ResolvedAgentExecution, TurnContext } from '../runtime/resolved-execution.js';
+import type { IterationContext, PrepContext, ResolvedAgentExecution, TurnContext } from '../context/resolved-execution.js';
 
 /**
  * A fresh preparation context for one batch of an iteration.

@@ -4,7 +4,7 @@ import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { continueWith } from '../core/continue-with.js';
 import { createPrepContext, isImmediate } from './prep-context.js';
 import { mayPark, readableSteps } from './build-prep-steps.js';
-import type { IterationContext, PrepContext, PrepStep } from '../runtime/resolved-execution.js';
+import type { IterationContext, PrepContext, PrepStep } from '../context/resolved-execution.js';
 import { approvalGate } from './approval-gate.js';
 import { beforeToolCallHooks } from './before-tool-call-hooks.js';
 import { channelDefaults } from './channel-defaults.js';

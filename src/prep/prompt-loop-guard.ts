@@ -1,6 +1,6 @@
 import { LoopAbortedError } from '../core/errors.js';
 import { callSignature } from './call-signature.js';
-import type { PrepStep } from '../runtime/resolved-execution.js';
+import type { PrepStep } from '../context/resolved-execution.js';
 import { prepTexts } from './prep-texts.js';
 import { turnScope } from './turn-scope.js';
 

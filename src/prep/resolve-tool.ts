@@ -1,6 +1,6 @@
 import { texts } from '../core/calls.js';
 import { withField } from './to-prepared.js';
-import type { PrepStep } from '../runtime/resolved-execution.js';
+import type { PrepStep } from '../context/resolved-execution.js';
 
 /**
  * Finds the call's tool among the turn's effective tools. An excluded name (trimmed,

@@ -1,5 +1,5 @@
 import type { ConversationScope } from '../core/conversation-scope.js';
-import type { PrepContext } from '../runtime/resolved-execution.js';
+import type { PrepContext } from '../context/resolved-execution.js';
 
 /**
  * The asking turn's approval scope: its conversation, else the turn alone. Every step that asks

@@ -1,6 +1,6 @@
 import { texts } from '../core/calls.js';
 import { withField } from './to-prepared.js';
-import type { PrepStep } from '../runtime/resolved-execution.js';
+import type { PrepStep } from '../context/resolved-execution.js';
 
 /**
  * Validates the arguments against the tool's schema and keeps the parsed value. Arguments that

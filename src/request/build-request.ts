@@ -1,6 +1,6 @@
 import type { ProviderRequest } from '../provider/provider.js';
 import type { ChatMessage } from '../core/messages.js';
-import type { IterationContext } from '../runtime/resolved-execution.js';
+import type { IterationContext } from '../context/resolved-execution.js';
 
 /**
  * Builds the iteration's provider request: agent instructions, the text-protocol section (text

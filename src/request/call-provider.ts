@@ -8,7 +8,7 @@ import { scrubCredentials } from '../results/scrub.js';
 import { scrubDelta } from '../results/scrub-delta.js';
 import { scrubErrorChain } from '../results/scrub-error-chain.js';
 import { abortOnUnsubscribe } from '../core/abort-on-unsubscribe.js';
-import type { IterationContext } from '../runtime/resolved-execution.js';
+import type { IterationContext } from '../context/resolved-execution.js';
 import { hideMarkup } from './hide-markup.js';
 
 /** A provider response, assembled from its stream. */

@@ -2,7 +2,7 @@ import type { ProviderToolCall } from '../provider/provider.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../provider/text-protocol/json-extent.js';
 import type { ParsedCall } from '../core/calls.js';
 import type { ModelResponse } from './call-provider.js';
-import type { IterationContext } from '../runtime/resolved-execution.js';
+import type { IterationContext } from '../context/resolved-execution.js';
 
 /** The calls of a response, and whether text that looked like the protocol failed to parse. */
 export interface ParsedResponse {

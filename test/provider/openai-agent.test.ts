@@ -14,7 +14,7 @@ import {
 } from '../../src/index.js';
 import { iterate } from '../../src/loop/iterate.js';
 import { startSnapshot } from '../../src/loop/turn-snapshot.js';
-import { createTurnContext } from '../../src/runtime/turn-context.js';
+import { createTurnContext } from '../../src/context/turn-context.js';
 import { eventOffset, replySse, startOpenAIServer, type OpenAIServer, type ServerStep } from '../fixtures/openai-server.js';
 import { clientFor } from './helpers.js';
 

@@ -1,4 +1,4 @@
-// Providers: OpenAI Chat Completions (native tools, streaming) and the text tool protocol.
+// Providers: OpenAI Chat Completions and OpenAI Responses (native tools, streaming), and the text tool protocol.
 
 export { openAIChatProvider } from './openai-chat-provider.js';
 export type { OpenAIChatProviderOptions } from './openai-chat-provider.js';
@@ -12,6 +12,16 @@ export type {
   OpenAIRequestOptions,
   OpenAIUsage,
 } from './openai-client.js';
+export { openAIResponsesProvider } from './responses/openai-responses-provider.js';
+export type { OpenAIResponsesProviderOptions } from './responses/openai-responses-provider.js';
+export type {
+  OpenAIResponse,
+  OpenAIResponsesBody,
+  OpenAIResponsesClient,
+  OpenAIResponsesNonStreamingBody,
+  OpenAIResponsesStreamEvent,
+  OpenAIResponsesStreamingBody,
+} from './responses/openai-responses-client.js';
 export { textProtocolProvider } from './text-protocol/text-protocol-provider.js';
 export type { TextProtocolProviderOptions } from './text-protocol/text-protocol-provider.js';
 export { textToolProtocol } from './text-protocol/text-tool-protocol.js';

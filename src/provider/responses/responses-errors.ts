@@ -18,19 +18,20 @@ export function responseFailedError(provider: string, response: unknown): Provid
 }
 
 /**
- * The error of an `error` event in the stream (`{ type: 'error', code, message }`).
+ * The error of an `error` event in the stream (`{ type: 'error', code, message }`), worded as
+ * the Chat provider words an error object inside its stream (openai 7's client throws that
+ * itself; openai 6 passes the event on).
  *
  * @example
  * ```ts
  * streamErrorEventError('openai-responses', { type: 'error', code: 'overloaded', message: 'try later' });
- * // ProviderError: Provider 'openai-responses' failed: the server reported an error mid-stream: try later (overloaded)
+ * // ProviderError: Provider 'openai-responses' failed: the server reported an error mid-stream: try later
  * ```
  */
 export function streamErrorEventError(provider: string, event: unknown): ProviderError {
-  const { code, message } = (event ?? {}) as { code?: unknown; message?: unknown };
+  const message = (event as { message?: unknown } | null)?.message;
   const text = typeof message === 'string' && message.length > 0 ? message : JSON.stringify(event);
-  const suffix = typeof code === 'string' && code.length > 0 ? ` (${code})` : '';
-  return new ProviderError(`Provider '${provider}' failed: the server reported an error mid-stream: ${text}${suffix}`);
+  return new ProviderError(`Provider '${provider}' failed: the server reported an error mid-stream: ${text}`);
 }
 
 /**

@@ -43,7 +43,8 @@ describe('A native round over the real client', () => {
     expect(s.requests[1].body.input).toEqual([
       { role: 'user', content: 'What is 1+2?' },
       { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Use add.' }] },
-      { type: 'function_call', call_id: 'call_1', name: 'add', arguments: '{"a":1,"b":2}' },
+      // stored responses: the item after a reasoning item goes back with its own id, or the API refuses the pair
+      { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'add', arguments: '{"a":1,"b":2}' },
       { type: 'function_call_output', call_id: 'call_1', output: '3' },
     ]);
     expect(events.at(-1)).toMatchObject({ type: 'done', text: 'The sum is 3.', reason: 'final', iterations: 2 });

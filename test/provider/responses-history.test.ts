@@ -90,3 +90,57 @@ describe('History goes to the Responses API as input items', () => {
     expect(body.input).toEqual([{ role: 'user', content: 'hi' }]);
   });
 });
+
+describe('stored responses: reasoning goes back paired by id with the items that followed it', () => {
+  const part = (data: Record<string, unknown>) => ({ provider: 'openai-responses', data });
+  const interleaved: ChatMessage[] = [
+    { role: 'user', content: 'go' },
+    {
+      role: 'assistant',
+      content: 'Checking.',
+      tool_calls: [
+        { id: 'call_a', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } },
+        { id: 'call_b', type: 'function', function: { name: 'weather', arguments: '{"city":"Bergen"}' } },
+        { id: 'call_c', type: 'function', function: { name: 'weather', arguments: '{}' } },
+      ],
+      reasoning: [
+        part({ type: 'reasoning', id: 'rs_1', summary: [] }),
+        part({ type: 'reasoning', id: 'rs_2', summary: [] }),
+        part({
+          type: 'output_order',
+          items: [
+            { type: 'reasoning', id: 'rs_1' },
+            { type: 'message', id: 'msg_1' },
+            { type: 'function_call', id: 'fc_1', call_id: 'call_a' },
+            { type: 'reasoning', id: 'rs_2' },
+            { type: 'function_call', id: 'fc_2', call_id: 'call_b' },
+          ],
+        }),
+      ],
+    },
+  ];
+
+  it('with store (the default): the items in the order they came, each with its id; a call the order does not name follows without one', async () => {
+    const body = await bodyFor(interleaved);
+    expect(body.input.slice(1)).toEqual([
+      { type: 'reasoning', id: 'rs_1', summary: [] },
+      { type: 'message', role: 'assistant', id: 'msg_1', status: 'completed', content: [{ type: 'output_text', text: 'Checking.', annotations: [] }] },
+      { type: 'function_call', id: 'fc_1', call_id: 'call_a', name: 'weather', arguments: '{"city":"Oslo"}' },
+      { type: 'reasoning', id: 'rs_2', summary: [] },
+      { type: 'function_call', id: 'fc_2', call_id: 'call_b', name: 'weather', arguments: '{"city":"Bergen"}' },
+      { type: 'function_call', call_id: 'call_c', name: 'weather', arguments: '{}' },
+    ]);
+  });
+
+  it('with store: false: no item ids (nothing is stored to pair them with); reasoning first, then the text and the calls', async () => {
+    const body = await bodyFor(interleaved, { store: false });
+    expect(body.input.slice(1)).toEqual([
+      { type: 'reasoning', id: 'rs_1', summary: [] },
+      { type: 'reasoning', id: 'rs_2', summary: [] },
+      { role: 'assistant', content: 'Checking.' },
+      { type: 'function_call', call_id: 'call_a', name: 'weather', arguments: '{"city":"Oslo"}' },
+      { type: 'function_call', call_id: 'call_b', name: 'weather', arguments: '{"city":"Bergen"}' },
+      { type: 'function_call', call_id: 'call_c', name: 'weather', arguments: '{}' },
+    ]);
+  });
+});

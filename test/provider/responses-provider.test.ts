@@ -134,7 +134,8 @@ describe('Streaming: text and argument deltas as they arrive, complete calls at 
       );
     const provider = openAIResponsesProvider(new OpenAI({ apiKey: 'k', baseURL: s.baseURL, fetch: cut, maxRetries: 0, logLevel: 'off' }));
     const reasoning = { type: 'reasoning', part: { provider: 'openai-responses', data: { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Two cities.' }] } } };
-    const expected = JSON.stringify([...twoCallsEvents.rest.slice(0, 6), reasoning, ...twoCallsEvents.rest.slice(6)]);
+    const order = { type: 'reasoning', part: { provider: 'openai-responses', data: { type: 'output_order', items: [{ type: 'reasoning', id: 'rs_1' }, { type: 'message', id: 'msg_1' }, { type: 'function_call', id: 'fc_1', call_id: 'call_a' }, { type: 'function_call', id: 'fc_2', call_id: 'call_b' }] } } };
+    const expected = JSON.stringify([...twoCallsEvents.rest.slice(0, 6), reasoning, order, ...twoCallsEvents.rest.slice(6)]);
     const mismatches: number[] = [];
     for (boundary = 1; boundary < bytes.length; boundary++) {
       const got = await eventsOf(provider);
@@ -159,6 +160,8 @@ describe('Streaming: text and argument deltas as they arrive, complete calls at 
     const { rest } = summary(await eventsOf(providerOn(s)));
     expect(rest).toEqual([
       { type: 'reasoning', part: { provider: 'openai-responses', data: { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Need weather.' }] } } },
+      // the ids the API pairs a reasoning item with the item after it by, in output order
+      { type: 'reasoning', part: { provider: 'openai-responses', data: { type: 'output_order', items: [{ type: 'reasoning', id: 'rs_1' }, { type: 'function_call', id: 'fc_1', call_id: 'call_a' }] } } },
       { type: 'tool-call', id: 'call_a', name: 'weather', arguments: '{"city":"Oslo"}' },
       usage,
       finish(),
@@ -168,7 +171,10 @@ describe('Streaming: text and argument deltas as they arrive, complete calls at 
   it('with store: false the reasoning parts carry their encrypted content', async () => {
     const s = await serve([{ kind: 'reply', reasoning: [{ id: 'rs_1' }], text: 'Hi.' }]);
     const parts = (await eventsOf(providerOn(s, { store: false }))).filter((e) => e.type === 'reasoning');
-    expect(parts).toEqual([{ type: 'reasoning', part: { provider: 'openai-responses', data: { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'enc:rs_1' } } }]);
+    expect(parts).toEqual([
+      { type: 'reasoning', part: { provider: 'openai-responses', data: { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'enc:rs_1' } } },
+      { type: 'reasoning', part: { provider: 'openai-responses', data: { type: 'output_order', items: [{ type: 'reasoning', id: 'rs_1' }, { type: 'message', id: 'msg_1' }] } } },
+    ]);
   });
 
   it('with previousResponseId the response id is kept as a reasoning part, and only then', async () => {
@@ -202,6 +208,7 @@ describe('Non-streaming mode', () => {
     expect(events).toEqual([
       { type: 'text-delta', text: 'Checking.' },
       { type: 'reasoning', part: { provider: 'openai-responses', data: { type: 'reasoning', id: 'rs_1', summary: [] } } },
+      { type: 'reasoning', part: { provider: 'openai-responses', data: { type: 'output_order', items: [{ type: 'reasoning', id: 'rs_1' }, { type: 'message', id: 'msg_1' }, { type: 'function_call', id: 'fc_1', call_id: 'c1' }] } } },
       { type: 'tool-call', id: 'c1', name: 'weather', arguments: '{"city":"Oslo"}' },
       usage,
       finish(),

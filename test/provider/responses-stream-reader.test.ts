@@ -77,6 +77,7 @@ describe('The stream reader takes what a server sends, however sparse', () => {
     expect(events.filter((e) => e.type === 'reasoning').map((e) => (e.type === 'reasoning' ? e.part.data : undefined))).toEqual([
       { type: 'reasoning', id: 'rs_a', summary: [] },
       { type: 'reasoning', id: 'rs_b', summary: [] },
+      { type: 'output_order', items: [{ type: 'reasoning', id: 'rs_a' }, { type: 'reasoning', id: 'rs_b' }] },
       { type: 'response_id', id: 'resp_1' },
     ]);
   });

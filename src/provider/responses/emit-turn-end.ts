@@ -1,5 +1,6 @@
 import type { ProviderEvent, ProviderToolCall } from '../provider.js';
 import type { OpenAIResponse } from './openai-responses-client.js';
+import type { OutputRef } from './output-order.js';
 import { RESPONSES_FAMILY } from './to-responses-input.js';
 
 /** One response, read: the closing response object, its reasoning items and its complete calls, in output order. */
@@ -7,11 +8,14 @@ export interface ResponsesTurn {
   readonly response: OpenAIResponse;
   readonly reasoning: readonly Readonly<Record<string, unknown>>[];
   readonly calls: readonly ProviderToolCall[];
+  /** The output items' ids in output order (`OutputRef`), for a history that sends reasoning back. */
+  readonly order: readonly OutputRef[];
 }
 
 /**
- * Emits a read response's closing events: a `reasoning` event per reasoning item (then, with
- * `chain`, the response id marker), a `tool-call` per call, `usage` when the server counted
+ * Emits a read response's closing events: a `reasoning` event per reasoning item (then, when
+ * there was any, the output order marker `{ type: 'output_order', items }`, and with `chain`,
+ * the response id marker), a `tool-call` per call, `usage` when the server counted
  * tokens, and `finish` with the status (`completed`, or why it is `incomplete`, e.g.
  * `max_output_tokens`), the response id and the model.
  *
@@ -26,6 +30,8 @@ export interface ResponsesTurn {
 export function emitTurnEnd(turn: ResponsesTurn, chain: boolean, next: (event: ProviderEvent) => void): void {
   const { response } = turn;
   for (const data of turn.reasoning) next({ type: 'reasoning', part: { provider: RESPONSES_FAMILY, data } });
+  // reasoning goes back paired by id with the items that followed it: their order and ids too
+  if (turn.reasoning.length > 0 && turn.order.length > 0) next({ type: 'reasoning', part: { provider: RESPONSES_FAMILY, data: { type: 'output_order', items: turn.order } } });
   const id = nonEmpty(response.id);
   if (chain && id !== undefined) next({ type: 'reasoning', part: { provider: RESPONSES_FAMILY, data: { type: 'response_id', id } } });
   for (const call of turn.calls) next({ type: 'tool-call', ...call });

@@ -92,7 +92,7 @@ export function openAIResponsesProvider(client: OpenAIResponsesClient, opts: Ope
   const body = (req: ProviderRequest, stream: boolean): Record<string, unknown> => {
     const { params } = opts;
     const out: Record<string, unknown> = params === undefined ? {} : { ...params };
-    const { instructions, input, previousResponseId } = toResponsesInput(req.messages, chain);
+    const { instructions, input, previousResponseId } = toResponsesInput(req.messages, chain, store);
     out.model = req.model;
     if (instructions !== undefined) out.instructions = instructions;
     out.input = input;

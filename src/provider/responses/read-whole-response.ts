@@ -1,6 +1,7 @@
 import type { ProviderEvent, ProviderToolCall } from '../provider.js';
 import type { ResponsesTurn } from './emit-turn-end.js';
 import type { OpenAIResponse } from './openai-responses-client.js';
+import { outputRef, type OutputRef } from './output-order.js';
 import { responseFailedError } from './responses-errors.js';
 
 /** The fields of an output item the reader looks at. */
@@ -28,8 +29,11 @@ export function readWholeResponse(provider: string, response: OpenAIResponse, ne
   if (response.status === 'failed') throw responseFailedError(provider, response);
   const reasoning: Readonly<Record<string, unknown>>[] = [];
   const calls: ProviderToolCall[] = [];
+  const order: OutputRef[] = [];
   for (const item of Array.isArray(response.output) ? (response.output as readonly ItemFields[]) : []) {
     if (item === null || typeof item !== 'object') continue;
+    const ref = outputRef(item as { type?: unknown; id?: unknown; call_id?: unknown });
+    if (ref !== undefined) order.push(ref);
     if (item.type === 'reasoning') reasoning.push(item as Readonly<Record<string, unknown>>);
     else if (item.type === 'message') {
       for (const text of textsOf(item.content)) next({ type: 'text-delta', text });
@@ -38,7 +42,7 @@ export function readWholeResponse(provider: string, response: OpenAIResponse, ne
       calls.push(typeof item.call_id === 'string' && item.call_id.length > 0 ? { id: item.call_id, name: item.name, arguments: args } : { name: item.name, arguments: args });
     }
   }
-  return { response, reasoning, calls };
+  return { response, reasoning, calls, order };
 }
 
 /** The non-empty texts of a message's content parts (`output_text`'s `text`, `refusal`'s `refusal`). */

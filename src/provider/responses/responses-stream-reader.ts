@@ -1,6 +1,7 @@
 import type { ProviderEvent, ProviderToolCall } from '../provider.js';
 import type { ResponsesTurn } from './emit-turn-end.js';
 import type { OpenAIResponse, OpenAIResponsesStreamEvent } from './openai-responses-client.js';
+import { outputRef, type OutputRef } from './output-order.js';
 import { responseFailedError, streamErrorEventError } from './responses-errors.js';
 
 /** The fields of a stream event the reader looks at; any of them may be missing or of another type. */
@@ -43,6 +44,8 @@ interface CallEntry {
 export class ResponsesStreamReader {
   private readonly calls = new Map<number, CallEntry>();
   private readonly reasoning = new Map<number, Readonly<Record<string, unknown>>>();
+  /** Each finished item's ids, by output index. */
+  private readonly refs = new Map<number, OutputRef>();
   private lastOutputIndex = 0;
   private started: OpenAIResponse = {};
   private closed: OpenAIResponse | undefined;
@@ -100,11 +103,14 @@ export class ResponsesStreamReader {
       calls.push(call.id.length > 0 ? { id: call.id, name: call.name, arguments: call.args } : { name: call.name, arguments: call.args });
     }
     const reasoning = [...this.reasoning.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);
-    return { response, reasoning, calls };
+    const order = [...this.refs.entries()].sort(([a], [b]) => a - b).map(([, ref]) => ref);
+    return { response, reasoning, calls, order };
   }
 
   private item(e: EventFields, next: (event: ProviderEvent) => void): void {
     const item = e.item;
+    const ref = e.type === 'response.output_item.done' ? outputRef(item) : undefined;
+    if (ref !== undefined) this.refs.set(this.outputIndex(e.output_index), ref);
     if (item?.type === 'reasoning' && e.type === 'response.output_item.done') {
       this.reasoning.set(this.outputIndex(e.output_index), item);
       return;

@@ -1,4 +1,4 @@
-// Providers: OpenAI Chat Completions and OpenAI Responses (native tools, streaming), and the text tool protocol.
+// Providers: OpenAI Chat Completions, OpenAI Responses and Anthropic Messages (native tools, streaming), and the text tool protocol.
 
 export { openAIChatProvider } from './openai-chat-provider.js';
 export type { OpenAIChatProviderOptions } from './openai-chat-provider.js';
@@ -22,6 +22,15 @@ export type {
   OpenAIResponsesStreamEvent,
   OpenAIResponsesStreamingBody,
 } from './responses/openai-responses-client.js';
+export { anthropicProvider } from './anthropic/anthropic-provider.js';
+export type { AnthropicProviderOptions } from './anthropic/anthropic-provider.js';
+export type {
+  AnthropicClient,
+  AnthropicRequestOptions,
+  AnthropicStreamEvent,
+  AnthropicStreamingBody,
+  AnthropicUsage,
+} from './anthropic/anthropic-client.js';
 export { textProtocolProvider } from './text-protocol/text-protocol-provider.js';
 export type { TextProtocolProviderOptions } from './text-protocol/text-protocol-provider.js';
 export { textToolProtocol } from './text-protocol/text-tool-protocol.js';

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import Anthropic from '@anthropic-ai/sdk';
 import { lastValueFrom, materialize, toArray, type ObservableNotification } from 'rxjs';
 import { anthropicProvider, ProviderError, type ProviderEvent } from '../../src/index.js';
 import { errorEvent, eventOffset, replySse, startAnthropicServer, type AnthropicServer, type AnthropicStep } from '../fixtures/anthropic-server.js';
@@ -36,6 +37,16 @@ describe('HTTP errors end the request with a ProviderError that carries the stat
     for (let depth = 0; cause instanceof Error; depth++, cause = cause.cause) {
       expect(`${cause.message} ${cause.stack} ${JSON.stringify(cause)}`, `cause ${depth}`).not.toContain(TEST_KEY);
     }
+  });
+
+  it('a client with an auth token instead of a key: a 401 that echoes the token shows it nowhere', async () => {
+    const token = 'oauth-token-abcdefgh12345678';
+    const s = await serve([{ kind: 'http-error', status: 401, message: `token ${token} has expired` }]);
+    const client = new Anthropic({ baseURL: s.baseURL, apiKey: null, authToken: token, maxRetries: 0, logLevel: 'off' });
+    const err = asProviderError(await errorOf(anthropicProvider(client)));
+    expect(s.requests[0].headers.authorization).toBe(`Bearer ${token}`);
+    expect(err.message).toBe("Provider 'anthropic' failed (HTTP 401): token [REDACTED] has expired");
+    expect(`${err.stack} ${JSON.stringify(err)} ${JSON.stringify(err.cause)}`).not.toContain(token);
   });
 
   it('a 429 the client retries successfully is no failure', async () => {

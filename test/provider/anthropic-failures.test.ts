@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
 import { lastValueFrom, materialize, toArray, type ObservableNotification } from 'rxjs';
-import { anthropicProvider, ProviderError, type ProviderEvent } from '../../src/index.js';
+import { anthropicProvider, createAgent, ProviderError, type ProviderEvent } from '../../src/index.js';
 import { errorEvent, eventOffset, replySse, startAnthropicServer, type AnthropicServer, type AnthropicStep } from '../fixtures/anthropic-server.js';
+import { leakedWindows, secretsCorpus } from '../fixtures/secrets-corpus.js';
 import { anthropicFor, TEST_KEY } from './anthropic-helpers.js';
 import { errorOf, userRequest } from './helpers.js';
 
@@ -37,6 +38,21 @@ describe('HTTP errors end the request with a ProviderError that carries the stat
     for (let depth = 0; cause instanceof Error; depth++, cause = cause.cause) {
       expect(`${cause.message} ${cause.stack} ${JSON.stringify(cause)}`, `cause ${depth}`).not.toContain(TEST_KEY);
     }
+  });
+
+  it.each([401, 403, 500])('HTTP %i through createAgent: no window of a real-shaped key is left in message, stack, JSON or causes', async (status) => {
+    const key = secretsCorpus().find((c) => c.name.startsWith('Anthropic key'))!.secret;
+    const s = await serve([{ kind: 'http-error', status, message: `x-api-key ${key} is not valid; sent ${key}` }]);
+    const client = new Anthropic({ baseURL: s.baseURL, apiKey: key, maxRetries: 0, logLevel: 'off' });
+    const agent = createAgent({ provider: anthropicProvider(client), model: 'fixture-model', tools: [] });
+    const err = asProviderError(await agent.complete({ message: 'go' }).then(() => expect.fail('the turn completed'), (e: unknown) => e));
+    expect(err.status).toBe(status);
+    const surfaces: string[] = [];
+    for (let at: unknown = err, depth = 0; at instanceof Error && depth < 10; at = at.cause, depth++) {
+      surfaces.push(at.message, at.stack ?? '', JSON.stringify(at), String(at));
+    }
+    expect(surfaces.length).toBeGreaterThanOrEqual(8); // the ProviderError and the SDK's error, at least
+    expect(surfaces.flatMap((text) => leakedWindows(text, key))).toEqual([]);
   });
 
   it('a client with an auth token instead of a key: a 401 that echoes the token shows it nowhere', async () => {

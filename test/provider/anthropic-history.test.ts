@@ -97,3 +97,47 @@ describe('History in the Messages API shape', () => {
     expect((body.messages[1] as { content: { input: unknown }[] }).content.map((b) => b.input)).toEqual([{}, {}, {}]);
   });
 });
+
+describe('interleaved thinking goes back where it stood', () => {
+  it('a response with thinking between its calls records the block order, and the next request sends each block in that order', async () => {
+    server = await startAnthropicServer([
+      {
+        kind: 'reply',
+        content: [
+          { type: 'thinking', thinking: 'Oslo first.', signature: 'sig-1' },
+          { type: 'tool_use', id: 't1', name: 'weather', input: '{"city":"Oslo"}' },
+          { type: 'thinking', thinking: 'Now Bergen.', signature: 'sig-2' },
+          { type: 'tool_use', id: 't2', name: 'weather', input: '{"city":"Bergen"}' },
+        ],
+      },
+    ]);
+    const events = await eventsOf(anthropicProvider(anthropicFor(server)));
+    const parts = events.flatMap((e) => (e.type === 'reasoning' ? [e.part] : []));
+    expect(parts.map((p) => p.data.type)).toEqual(['thinking', 'thinking', 'block_order']);
+    expect(parts[2].data).toEqual({ type: 'block_order', blocks: ['reasoning', 'tool_use:t1', 'reasoning', 'tool_use:t2'] });
+    await server.close();
+    const { messages } = await sent([
+      { role: 'user', content: 'Weather?' },
+      { role: 'assistant', content: null, tool_calls: [call('t1', '{"city":"Oslo"}'), call('t2', '{"city":"Bergen"}')], reasoning: parts },
+      { role: 'tool', tool_call_id: 't1', content: 'sunny' },
+      { role: 'tool', tool_call_id: 't2', content: 'rain' },
+    ]);
+    expect(messages[1]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Oslo first.', signature: 'sig-1' },
+        { type: 'tool_use', id: 't1', name: 'weather', input: { city: 'Oslo' } },
+        { type: 'thinking', thinking: 'Now Bergen.', signature: 'sig-2' },
+        { type: 'tool_use', id: 't2', name: 'weather', input: { city: 'Bergen' } },
+      ],
+    });
+  });
+
+  it('thinking that all came first needs no order: no block_order part', async () => {
+    server = await startAnthropicServer([
+      { kind: 'reply', content: [{ type: 'thinking', thinking: 'Plan.', signature: 's' }, { type: 'text', text: 'Hi' }, { type: 'tool_use', id: 't1', name: 'weather', input: '{}' }] },
+    ]);
+    const events = await eventsOf(anthropicProvider(anthropicFor(server)));
+    expect(events.flatMap((e) => (e.type === 'reasoning' ? [e.part.data.type] : []))).toEqual(['thinking']);
+  });
+});

@@ -66,7 +66,10 @@ export class AnthropicStreamAssembler {
   /** The events that end the response, or undefined when it never reached `message_stop`. */
   end(): ProviderEvent[] | undefined {
     if (!this.stopped) return undefined;
-    const out: ProviderEvent[] = this.calls.map((call): ProviderEvent => ({ type: 'tool-call', ...completeCall(call) }));
+    const out: ProviderEvent[] = [];
+    const order = this.interleavedOrder();
+    if (order !== undefined) out.push({ type: 'reasoning', part: { provider: 'anthropic', data: { type: 'block_order', blocks: order } } });
+    for (const call of this.calls) out.push({ type: 'tool-call', ...completeCall(call) });
     const { usage } = this;
     if (usage.seen) out.push({ type: 'usage', inputTokens: usage.input + usage.cacheWrite + usage.cacheRead, outputTokens: usage.output });
     out.push({
@@ -76,6 +79,22 @@ export class AnthropicStreamAssembler {
       ...(this.responseModel !== undefined ? { responseModel: this.responseModel } : {}),
     });
     return out;
+  }
+
+  /**
+   * The content blocks' order (`'reasoning'`, `'text'`, `'tool_use:<id>'`) when thinking came
+   * after text or a call (interleaved thinking): the API wants thinking sent back where it stood.
+   * Undefined when every thinking block came first, the order the history gives by itself.
+   */
+  private interleavedOrder(): string[] | undefined {
+    const order: string[] = [];
+    let interleaved = false;
+    for (const [, block] of [...this.blocks.entries()].sort(([a], [b]) => a - b)) {
+      const reasoning = block.kind === 'thinking' || block.kind === 'redacted';
+      if (reasoning && order.some((kind) => kind !== 'reasoning')) interleaved = true;
+      order.push(reasoning ? 'reasoning' : block.kind === 'tool' ? `tool_use:${this.calls[block.call].id}` : 'text');
+    }
+    return interleaved ? order : undefined;
   }
 
   private start(event: AnthropicStreamEvent): void {

@@ -12,7 +12,8 @@ export interface AnthropicHistory {
  * Converts a history in OpenAI Chat shape into the Messages API's. System messages go to
  * `system`. An assistant message becomes content blocks: its reasoning parts of provider
  * `'anthropic'` first (thinking blocks with their signatures, sent back as they came), then its
- * text, then a `tool_use` per call (`input`: the parsed arguments; `{}` when they are not a
+ * text, then a `tool_use` per call — or, after interleaved thinking, every block where the
+ * response had it (the `block_order` part) (`input`: the parsed arguments; `{}` when they are not a
  * JSON object). Tool messages become `tool_result` blocks of a user message (`is_error: true`
  * for a failed slot). Adjacent messages of one role are merged into one, since the API wants
  * roles to alternate; a message with no content at all is left out. A message of one text block
@@ -69,13 +70,29 @@ export function toAnthropicMessages(history: readonly ChatMessage[]): AnthropicH
 }
 
 function assistantBlocks(message: Extract<ChatMessage, { role: 'assistant' }>): AnthropicContentBlock[] {
-  const blocks: AnthropicContentBlock[] = [];
-  for (const part of message.reasoning ?? []) if (part.provider === 'anthropic') blocks.push(part.data);
-  if (message.content !== null && message.content.length > 0) blocks.push({ type: 'text', text: message.content });
-  for (const call of message.tool_calls ?? []) {
-    blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: inputOf(call.function.arguments) });
+  const thinking: AnthropicContentBlock[] = [];
+  let order: readonly unknown[] | undefined;
+  for (const part of message.reasoning ?? []) {
+    if (part.provider !== 'anthropic') continue;
+    if (part.data.type === 'block_order' && Array.isArray(part.data.blocks)) order = part.data.blocks;
+    else thinking.push(part.data);
   }
-  return blocks;
+  const text: AnthropicContentBlock[] = message.content !== null && message.content.length > 0 ? [{ type: 'text', text: message.content }] : [];
+  const calls = (message.tool_calls ?? []).map((call): AnthropicContentBlock => ({ type: 'tool_use', id: call.id, name: call.function.name, input: inputOf(call.function.arguments) }));
+  if (order === undefined) return [...thinking, ...text, ...calls];
+  // interleaved thinking: each block where the response had it; what the order does not place follows
+  const blocks: AnthropicContentBlock[] = [];
+  for (const kind of order) {
+    const next = kind === 'reasoning' ? thinking.shift() : kind === 'text' ? text.shift() : takeCall(calls, kind);
+    if (next !== undefined) blocks.push(next);
+  }
+  return [...blocks, ...thinking, ...text, ...calls];
+}
+
+/** Removes and returns the `tool_use` block an order entry `tool_use:<id>` names. */
+function takeCall(calls: AnthropicContentBlock[], kind: unknown): AnthropicContentBlock | undefined {
+  const at = typeof kind === 'string' && kind.startsWith('tool_use:') ? calls.findIndex((call) => 'id' in call && call.id === kind.slice('tool_use:'.length)) : -1;
+  return at < 0 ? undefined : calls.splice(at, 1)[0];
 }
 
 /** The call's arguments as the object `tool_use.input` must be; `{}` for text that is not a JSON object. */

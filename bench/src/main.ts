@@ -8,6 +8,7 @@ import { peersLine } from './peers.js';
 import { measurePostGc, postGcTable } from './post-gc.js';
 import { measureServer, serverTables } from './server.js';
 import { serverFloor, serverOurs, serverVercel } from './server-systems.js';
+import { measureProviderDeltas } from './provider-deltas.js';
 import { measureStreaming } from './streaming.js';
 import { floor } from './systems/floor.js';
 import { floorRxjs } from './systems/floor-rxjs.js';
@@ -17,7 +18,7 @@ import { vercelAi } from './systems/vercel-ai.js';
 import type { System } from './workload.js';
 
 /**
- * `npm run bench [-- --quick] [-- --only=post-gc,server,overhead,streaming,memory] [-- --sizes=1000,10000]
+ * `npm run bench [-- --quick] [-- --only=post-gc,server,overhead,streaming,deltas,memory] [-- --sizes=1000,10000]
  * [-- --post-gc-sizes=1,10,1000] [-- --post-gc-at-once] [-- --server-c=10,100,1000,10000] [-- --server-turns=20] [-- --server-warm=150] [-- --server-runs=5]
  * [-- --systems=floor,ours (bare)] [-- --node=20,22,24] [-- --peers=pinned|next] [-- --from-source] [-- --out=bench/last-run.md]
  * [-- --max-turn-ms=5000]`.
@@ -122,6 +123,12 @@ if (only.has('streaming')) {
   log('streaming…');
   out.push('', '## Streaming', '');
   out.push(await measureStreaming(loaded.lib as never, { runs: quick ? 5 : 9, calls: 1000, textBytes: 1_000_000 }));
+}
+
+if (only.has('deltas')) {
+  log('provider deltas…');
+  out.push('', '## CPU per streamed delta, by provider', '');
+  out.push(await measureProviderDeltas(loaded.lib as never, { runs: quick ? 5 : 15, calls: 200 }));
 }
 
 if (only.has('memory')) {

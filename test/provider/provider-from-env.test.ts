@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { providerFromEnv } from '../../examples/provider-from-env.js';
 import { ConfigurationError, createAgent, defineTool, ProviderError } from '../../src/index.js';
+import { startAnthropicServer } from '../fixtures/anthropic-server.js';
 import { startOpenAIServer, type ServerStep } from '../fixtures/openai-server.js';
+import { startResponsesServer } from '../fixtures/responses-server.js';
 
 describe('The demo picks a real model from OPENAI_BASE_URL, OPENAI_API_KEY and RTL_MODEL', () => {
   it('without a base URL or a key it returns undefined (the demo stays scripted)', () => {
@@ -91,6 +93,61 @@ describe('RTL_STREAM=0 turns streaming off, also with native tool calls', () => 
       expect(error).toBeInstanceOf(ProviderError);
       expect((error as ProviderError).status).toBe(500);
       expect((error as ProviderError).message).toMatch(/^Provider 'openai-compatible' failed \(HTTP 500\): streaming is not supported \(the retry failed too/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('RTL_PROVIDER picks the vendor API: openai (default), responses or anthropic', () => {
+  const echo = defineTool({ name: 'echo', description: 'echo', parameters: z.object({ text: z.string() }), execute: ({ text }) => text });
+
+  it('an unknown vendor is a configuration error that lists the known ones', () => {
+    expect(() => providerFromEnv({ RTL_PROVIDER: 'gemini', OPENAI_API_KEY: 'k' })).toThrow(/RTL_PROVIDER must be one of openai, responses, anthropic; got 'gemini'/);
+  });
+
+  it('each vendor reads its own variables and has its own default model', () => {
+    expect(providerFromEnv({ RTL_PROVIDER: 'anthropic', OPENAI_API_KEY: 'k' })).toBeUndefined();
+    expect(providerFromEnv({ RTL_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'k' })).toMatchObject({
+      model: 'claude-sonnet-4-5',
+      provider: { name: 'anthropic', telemetryName: 'anthropic', nativeTools: true },
+      description: 'claude-sonnet-4-5 at api.anthropic.com (Messages API)',
+    });
+    expect(providerFromEnv({ RTL_PROVIDER: 'Responses', OPENAI_API_KEY: 'k' })).toMatchObject({ model: 'gpt-4o-mini', provider: { name: 'openai-responses', telemetryName: 'openai' } });
+    expect(() => providerFromEnv({ RTL_PROVIDER: 'anthropic', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' })).toThrow(/ANTHROPIC_BASE_URL is set but RTL_MODEL is not/);
+  });
+
+  it('RTL_PROVIDER=responses runs a whole turn through the Responses API with a real client', async () => {
+    const server = await startResponsesServer([
+      { kind: 'reply', toolCalls: [{ callId: 'c1', name: 'echo', arguments: '{"text":"hi"}' }] },
+      { kind: 'reply', text: 'It said hi.' },
+    ]);
+    try {
+      const chosen = providerFromEnv({ RTL_PROVIDER: 'responses', OPENAI_BASE_URL: server.baseURL, RTL_MODEL: 'local-model' });
+      const out = await createAgent({ provider: chosen!.provider, model: chosen!.model, tools: [echo] }).complete({ message: 'say hi' });
+      expect(out.text).toBe('It said hi.');
+      expect(server.requests.map((r) => [r.url, r.body.model])).toEqual([
+        ['/v1/responses', 'local-model'],
+        ['/v1/responses', 'local-model'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('RTL_PROVIDER=anthropic runs a whole turn through the Messages API with a real client', async () => {
+    const server = await startAnthropicServer([
+      { kind: 'reply', content: [{ type: 'tool_use', id: 't1', name: 'echo', input: '{"text":"hi"}' }] },
+      { kind: 'reply', content: [{ type: 'text', text: 'It said hi.' }] },
+    ]);
+    try {
+      const chosen = providerFromEnv({ RTL_PROVIDER: 'anthropic', ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'sk-ant-x', RTL_MODEL: 'claude-local' });
+      const out = await createAgent({ provider: chosen!.provider, model: chosen!.model, tools: [echo] }).complete({ message: 'say hi' });
+      expect(out.text).toBe('It said hi.');
+      expect(server.requests.map((r) => [r.url, r.body.model])).toEqual([
+        ['/v1/messages', 'claude-local'],
+        ['/v1/messages', 'claude-local'],
+      ]);
     } finally {
       await server.close();
     }

@@ -1,4 +1,4 @@
-// Providers: OpenAI Chat Completions, OpenAI Responses and Anthropic Messages (native tools, streaming), and the text tool protocol.
+// Providers: OpenAI Chat Completions, OpenAI Responses and Anthropic Messages (native tools, streaming), any AI SDK model, and the text tool protocol.
 
 export { openAIChatProvider } from './openai-chat-provider.js';
 export type { OpenAIChatProviderOptions } from './openai-chat-provider.js';
@@ -36,3 +36,19 @@ export type { TextProtocolProviderOptions } from './text-protocol/text-protocol-
 export { textToolProtocol } from './text-protocol/text-tool-protocol.js';
 export type { TextProtocolOptions } from './text-protocol/text-tool-protocol.js';
 export { parseTextToolCalls } from './text-protocol/parse-text-tool-calls.js';
+export { aiSdkProvider } from './ai-sdk/ai-sdk-provider.js';
+export type { AiSdkProviderOptions } from './ai-sdk/ai-sdk-provider.js';
+export type {
+  AiSdkCallOptions,
+  AiSdkExtraCallOptions,
+  AiSdkFunctionTool,
+  AiSdkJsonValue,
+  AiSdkLanguageModel,
+  AiSdkMessage,
+  AiSdkReasoningPart,
+  AiSdkSharedOptions,
+  AiSdkStreamPart,
+  AiSdkTextPart,
+  AiSdkToolCallPart,
+  AiSdkToolResultPart,
+} from './ai-sdk/ai-sdk-model.js';

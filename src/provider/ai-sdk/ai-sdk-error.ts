@@ -5,9 +5,10 @@ import { RetriedFailure } from '../first-failure-retries.js';
 
 /**
  * Turns what an AI SDK model threw into a `ProviderError`, scrubbed whole (message, stack, the
- * model's error kept as `cause` with its response body): an `APICallError` with a `statusCode` is
- * an HTTP failure with that `status` and the server's message; one without is a request that got
- * no response; anything thrown while the stream was read is a connection lost mid-stream. After
+ * model's error kept as `cause` with its response body): an `APICallError` with a failing
+ * `statusCode` is an HTTP failure with that `status` and the server's message; one without a
+ * status is a request that got no response; anything thrown while the stream was read is a
+ * connection lost mid-stream. After
  * retries, the first failure is reported, and the last one too when it differs.
  *
  * @example
@@ -49,11 +50,13 @@ function describe(provider: string, err: unknown, phase: 'request' | 'stream'): 
   if (err instanceof ProviderError) return err;
   const prefix = `Provider '${provider}' failed`;
   const status = readThrown(err, 'statusCode');
-  if (typeof status === 'number' && status >= 100) {
+  if (typeof status === 'number' && status >= 300) {
     return new ProviderError(`${prefix} (HTTP ${status}): ${reportedMessage(err)}`, { status, cause: err });
   }
   if (readThrown(err, 'name') === 'AbortError') return new ProviderError(`${prefix}: the request was cancelled.`, { cause: err });
+  // a body that broke off is an APICallError with the response's 2xx status ("Failed to process successful response")
   if (phase === 'stream') return new ProviderError(`${prefix}: the connection was lost mid-stream (${deepest(err)}).`, { cause: err });
+  if (typeof status === 'number') return new ProviderError(`${prefix}: the response could not be read (${deepest(err)}).`, { cause: err });
   if (readThrown(err, 'name') === 'AI_APICallError') return new ProviderError(`${prefix}: no response from the server (${deepest(err)}).`, { cause: err });
   return new ProviderError(`${prefix}: ${reportedMessage(err)}`, { cause: err });
 }

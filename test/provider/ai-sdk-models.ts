@@ -12,18 +12,20 @@ export interface ModelKind {
   readonly label: string;
   /** The specification the model must implement (test/provider/ai-sdk-version.test.ts checks it). */
   readonly spec: string;
-  readonly on: (server: OpenAIServer, apiKey?: string) => AiSdkLanguageModel;
+  readonly on: (server: OpenAIServer, apiKey?: string, modelId?: string) => AiSdkLanguageModel;
 }
 
 export const MODELS: readonly ModelKind[] = [
   {
     label: '@ai-sdk/openai-compatible',
     spec: process.env.RTL_EXPECT_AI_SDK_SPEC ?? 'v3',
-    on: (server, apiKey = 'test-key') => createOpenAICompatible({ name: 'fixture', baseURL: server.baseURL, apiKey, includeUsage: true }).chatModel('fixture-model'),
+    on: (server, apiKey = 'test-key', modelId = 'fixture-model') =>
+      createOpenAICompatible({ name: 'fixture', baseURL: server.baseURL, apiKey, includeUsage: true }).chatModel(modelId),
   },
   {
     label: '@ai-sdk/openai-compatible 1.x',
     spec: 'v2',
-    on: (server, apiKey = 'test-key') => createOpenAICompatibleV2({ name: 'fixture', baseURL: server.baseURL, apiKey, includeUsage: true }).chatModel('fixture-model'),
+    on: (server, apiKey = 'test-key', modelId = 'fixture-model') =>
+      createOpenAICompatibleV2({ name: 'fixture', baseURL: server.baseURL, apiKey, includeUsage: true }).chatModel(modelId),
   },
 ];

@@ -52,6 +52,13 @@ describe.each(MODELS)('aiSdkProvider over the real $label (spec $spec)', ({ spec
       expect(headers.authorization).toBe('Bearer test-key');
     });
 
+    it('a request for another model id goes to modelFor’s model; without modelFor, to the model given', async () => {
+      const s = await serve(() => ({ kind: 'reply', text: 'ok' }));
+      await eventsOf(aiSdkProvider(on(s), { modelFor: (id) => on(s, 'test-key', id) }), userRequest({ model: 'large' }));
+      await eventsOf(aiSdkProvider(on(s)), userRequest({ model: 'large' }));
+      expect(s.requests.map((r) => r.body.model)).toEqual(['large', 'fixture-model']);
+    });
+
     it('is named after the model’s provider id, and its telemetry name is the id’s GenAI name', async () => {
       const s = await serve([]);
       const provider = aiSdkProvider(on(s));

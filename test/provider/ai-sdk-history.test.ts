@@ -55,6 +55,22 @@ describe('History becomes the spec prompt', () => {
     ]);
   });
 
+  it('a call’s provider metadata, kept as an ai-sdk part, goes back as the call’s providerOptions', () => {
+    const prompt = aiSdkPrompt([
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: null,
+        reasoning: [{ provider: 'ai-sdk', data: { toolCallId: 'a', providerMetadata: { google: { thoughtSignature: 'sig' } } } }],
+        tool_calls: [call('a', 'step', '{}'), call('b', 'step', '{}')],
+      },
+    ]);
+    expect(prompt[1].content).toEqual([
+      { type: 'tool-call', toolCallId: 'a', toolName: 'step', input: {}, providerOptions: { google: { thoughtSignature: 'sig' } } },
+      { type: 'tool-call', toolCallId: 'b', toolName: 'step', input: {} },
+    ]);
+  });
+
   it('an assistant turn with only calls has no text part, and a later round starts a new tool message', () => {
     const prompt = aiSdkPrompt([
       { role: 'user', content: 'go' },

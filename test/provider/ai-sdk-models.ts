@@ -12,20 +12,20 @@ export interface ModelKind {
   readonly label: string;
   /** The specification the model must implement (test/provider/ai-sdk-version.test.ts checks it). */
   readonly spec: string;
-  readonly on: (server: OpenAIServer, apiKey?: string, modelId?: string) => AiSdkLanguageModel;
+  readonly on: (server: OpenAIServer, apiKey?: string, modelId?: string, name?: string) => AiSdkLanguageModel;
 }
 
 export const MODELS: readonly ModelKind[] = [
   {
     label: '@ai-sdk/openai-compatible',
     spec: process.env.RTL_EXPECT_AI_SDK_SPEC ?? 'v3',
-    on: (server, apiKey = 'test-key', modelId = 'fixture-model') =>
-      createOpenAICompatible({ name: 'fixture', baseURL: server.baseURL, apiKey, includeUsage: true }).chatModel(modelId),
+    on: (server, apiKey = 'test-key', modelId = 'fixture-model', name = 'fixture') =>
+      createOpenAICompatible({ name, baseURL: server.baseURL, apiKey, includeUsage: true }).chatModel(modelId),
   },
   {
     label: '@ai-sdk/openai-compatible 1.x',
     spec: 'v2',
-    on: (server, apiKey = 'test-key', modelId = 'fixture-model') =>
-      createOpenAICompatibleV2({ name: 'fixture', baseURL: server.baseURL, apiKey, includeUsage: true }).chatModel(modelId),
+    on: (server, apiKey = 'test-key', modelId = 'fixture-model', name = 'fixture') =>
+      createOpenAICompatibleV2({ name, baseURL: server.baseURL, apiKey, includeUsage: true }).chatModel(modelId),
   },
 ];

@@ -87,6 +87,21 @@ describe('Stream parts of spec v2, v3 and v4 become provider events', () => {
     ]);
   });
 
+  it('a call’s provider metadata (Gemini’s thought signature) comes out as an ai-sdk part, before the calls', () => {
+    const { events } = read([
+      { type: 'tool-input-start', id: 'c1', toolName: 'add' },
+      { type: 'tool-input-delta', id: 'c1', delta: '{"a":1}' },
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'add', input: '{"a":1}', providerMetadata: { google: { thoughtSignature: 'sig' } } },
+      { type: 'tool-call', toolCallId: 'c2', toolName: 'add', input: '{"a":2}' },
+      v3Finish('tool-calls', 'STOP'),
+    ]);
+    expect(events.filter((e) => e.type !== 'tool-call-delta').map((e) => e.type)).toEqual(['reasoning', 'tool-call', 'tool-call', 'finish']);
+    expect(events.find((e) => e.type === 'reasoning')).toEqual({
+      type: 'reasoning',
+      part: { provider: 'ai-sdk', data: { toolCallId: 'c1', providerMetadata: { google: { thoughtSignature: 'sig' } } } },
+    });
+  });
+
   it('an error part throws a ProviderError with the status of the APICallError it carries', () => {
     const reader = new AiSdkStreamReader('spec.model', () => undefined);
     const thrown = (() => {

@@ -72,6 +72,8 @@ export interface AiSdkToolCallPart {
   readonly toolName: string;
   /** The arguments as a JSON value (the spec wants the parsed object, not its text). */
   readonly input: unknown;
+  /** The call's provider metadata from the response (Gemini's thought signature). */
+  readonly providerOptions?: AiSdkSharedOptions;
 }
 
 export interface AiSdkToolResultPart {

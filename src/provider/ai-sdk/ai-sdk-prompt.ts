@@ -9,8 +9,10 @@ export const AI_SDK_REASONING = 'ai-sdk';
  * `V3Prompt`): system text as it is; user text as a text part; an assistant turn as its reasoning
  * parts (those of the `'ai-sdk'` family, with their provider metadata as `providerOptions`), its
  * text and its tool calls (arguments parsed: the spec wants a JSON value; text that is not JSON is
- * sent as `{}`, as the loop ran it); each run of tool messages as one tool message whose results
- * are `text`, or `error-text` for a failed slot, named after the call they answer.
+ * sent as `{}`, as the loop ran it; a call's provider metadata, kept as an `'ai-sdk'` part
+ * `{ toolCallId, providerMetadata }`, as its `providerOptions`); each run of tool messages as one
+ * tool message whose results are `text`, or `error-text` for a failed slot, named after the call
+ * they answer.
  *
  * @example
  * ```ts
@@ -32,14 +34,17 @@ export function aiSdkPrompt(messages: readonly ChatMessage[]): AiSdkMessage[] {
         break;
       case 'assistant': {
         const content: (AiSdkReasoningPart | AiSdkToolCallPart | { type: 'text'; text: string })[] = [];
-        for (const part of message.reasoning ?? []) {
-          const reasoning = reasoningPart(part.provider, part.data);
-          if (reasoning !== undefined) content.push(reasoning);
+        const callMetadata = new Map<string, AiSdkSharedOptions>();
+        for (const { provider, data } of message.reasoning ?? []) {
+          if (provider !== AI_SDK_REASONING) continue;
+          if (typeof data.text === 'string') content.push(withOptions({ type: 'reasoning', text: data.text }, data.providerMetadata));
+          else if (typeof data.toolCallId === 'string' && isObject(data.providerMetadata)) callMetadata.set(data.toolCallId, data.providerMetadata as AiSdkSharedOptions);
         }
         if (typeof message.content === 'string' && message.content.length > 0) content.push({ type: 'text', text: message.content });
         for (const call of message.tool_calls ?? []) {
           names.set(call.id, call.function.name);
-          content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: parsedInput(call.function.arguments) });
+          const part: AiSdkToolCallPart = { type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: parsedInput(call.function.arguments) };
+          content.push(withOptions(part, callMetadata.get(call.id)));
         }
         prompt.push({ role: 'assistant', content });
         break;
@@ -62,13 +67,12 @@ export function aiSdkPrompt(messages: readonly ChatMessage[]): AiSdkMessage[] {
   return prompt;
 }
 
-/** A reasoning part of this family back as the spec's reasoning part; `undefined` for another family's. */
-function reasoningPart(provider: string, data: Readonly<Record<string, unknown>>): AiSdkReasoningPart | undefined {
-  if (provider !== AI_SDK_REASONING || typeof data.text !== 'string') return undefined;
-  const metadata = data.providerMetadata;
-  if (typeof metadata !== 'object' || metadata === null) return { type: 'reasoning', text: data.text };
-  return { type: 'reasoning', text: data.text, providerOptions: metadata as AiSdkSharedOptions };
+/** The part with the response's provider metadata as its `providerOptions`, when there is any. */
+function withOptions<T extends AiSdkReasoningPart | AiSdkToolCallPart>(part: T, metadata: unknown): T {
+  return isObject(metadata) ? { ...part, providerOptions: metadata as AiSdkSharedOptions } : part;
 }
+
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
 function parsedInput(text: string): unknown {
   try {

@@ -13,6 +13,8 @@ interface Call {
   name: string;
   args: string;
   input?: string;
+  /** The call's provider metadata (Gemini's thought signature), needed back with the call. */
+  metadata?: Metadata;
   /** Run by the provider itself (a server-side tool): never ours to run. */
   providerExecuted: boolean;
 }
@@ -25,7 +27,9 @@ interface Reasoning {
 /**
  * Turns the parts of an AI SDK model's stream (spec v2, v3 and v4) into provider events, in the
  * order the contract wants: text deltas, reasoning blocks and tool-argument deltas as they come;
- * then, at the end, the complete tool calls, usage and the finish. One reader per request.
+ * then, at the end, the tool calls' provider metadata (as `reasoning` parts `{ toolCallId,
+ * providerMetadata }`, so it goes back with the call), the complete tool calls, usage and the
+ * finish. One reader per request.
  *
  * @example
  * ```ts
@@ -91,10 +95,11 @@ export class AiSdkStreamReader {
       return new ProviderError(`Provider '${this.name}' failed: the stream ended before the response was complete (no finish part).`);
     }
     for (const id of [...this.reasoning.keys()]) this.closeReasoning(id);
-    for (const call of this.calls) {
-      if (call.providerExecuted || call.name.length === 0) continue;
-      this.emit({ type: 'tool-call', id: call.id, name: call.name, arguments: call.input ?? call.args });
+    const calls = this.calls.filter((call) => !call.providerExecuted && call.name.length > 0);
+    for (const { id, metadata } of calls) {
+      if (metadata !== undefined) this.emit({ type: 'reasoning', part: { provider: AI_SDK_REASONING, data: { toolCallId: id, providerMetadata: metadata } } });
     }
+    for (const call of calls) this.emit({ type: 'tool-call', id: call.id, name: call.name, arguments: call.input ?? call.args });
     const { usage, reason } = this.finish;
     const inputTokens = tokens(readThrown(usage, 'inputTokens'));
     const outputTokens = tokens(readThrown(usage, 'outputTokens'));
@@ -141,6 +146,7 @@ export class AiSdkStreamReader {
     const name = readThrown(part, 'toolName');
     if (typeof name === 'string' && name.length > 0) call.name = name;
     if (readThrown(part, 'providerExecuted') === true) call.providerExecuted = true;
+    call.metadata = merged(call.metadata, readThrown(part, 'providerMetadata'));
     if (type === 'tool-call') {
       const input = readThrown(part, 'input');
       call.input = typeof input === 'string' ? input : JSON.stringify(input ?? {});

@@ -7,6 +7,7 @@ import type { AiSdkCallOptions, AiSdkExtraCallOptions, AiSdkFunctionTool, AiSdkL
 import { aiSdkPrompt } from './ai-sdk-prompt.js';
 import { withAiSdkRetries } from './ai-sdk-retries.js';
 import { AiSdkStreamReader } from './ai-sdk-stream-reader.js';
+import { serverOf } from '../server-of.js';
 import { aiSdkTelemetryName } from './ai-sdk-telemetry-name.js';
 
 /** Options of `aiSdkProvider`. */
@@ -15,6 +16,8 @@ export interface AiSdkProviderOptions {
   readonly name?: string;
   /** `gen_ai.provider.name` in spans. Default: the model's provider id as a GenAI conventions name (`'openai.chat'` → `'openai'`). */
   readonly telemetryName?: string;
+  /** The base URL the model sends its requests to, for `server.address` / `server.port` in spans (a model does not tell). */
+  readonly baseURL?: string;
   /** Provider-specific options sent with every request (`{ openai: { user: 'u1' } }`). */
   readonly providerOptions?: AiSdkSharedOptions;
   /** Other call options sent with every request (`maxOutputTokens`, `topP`, `headers`, …). */
@@ -120,9 +123,11 @@ export function aiSdkProvider(model: AiSdkLanguageModel, opts: AiSdkProviderOpti
     subscriber.error(signal.aborted && !(err instanceof ProviderError) ? cancelled() : aiSdkError(name, err, phase));
   }
 
+  const server = serverOf(opts.baseURL);
   return {
     name,
     telemetryName: opts.telemetryName ?? aiSdkTelemetryName(model.provider || name),
+    ...(server ? { server } : {}),
     nativeTools: true,
     request: (req, signal) =>
       new Observable<ProviderEvent>((subscriber) => {

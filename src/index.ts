@@ -16,6 +16,19 @@ export type { EffectiveTools } from './registry/effective-tools.js';
 export { TURN_SNAPSHOT_VERSION } from './core/turn-snapshot.js';
 export type { TurnSnapshot, BatchSnapshot, SlotState, SlotResultData, LoopWindow, PromptSignature } from './core/turn-snapshot.js';
 export { resolveKnobs, DEFAULT_KNOBS } from './core/knobs.js';
+export { stepCountIs } from './loop/step-count-is.js';
+export { hasToolCall } from './loop/has-tool-call.js';
+export type {
+  LoopControlOptions,
+  LoopState,
+  StopState,
+  StopCondition,
+  PrepareState,
+  PrepareIteration,
+  PrepareResult,
+  IterationPlan,
+  RequestSystem,
+} from './core/loop-control.js';
 export type { Knobs, KnobsInput, LoopDetectionKnobs } from './core/knobs.js';
 export type { Clock } from './core/clock.js';
 export type { ParsedCall, PreparedCall, SlotResult, FilledSlot } from './core/calls.js';
@@ -69,6 +82,7 @@ export {
   ProviderError,
   MaxIterationsError,
   LoopAbortedError,
+  LoopControlError,
   DuplicateToolError,
   ToolTimeoutError,
   ConfigurationError,

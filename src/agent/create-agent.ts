@@ -18,6 +18,7 @@ import type { ReceiptGenerator } from '../results/receipts.js';
 import type { Tool } from '../core/tool.js';
 import { defaultClock, defaultIds, type Clock } from '../core/clock.js';
 import { resolveKnobs, type KnobsInput } from '../core/knobs.js';
+import { loopControlOf, type LoopControlOptions } from '../core/loop-control.js';
 import type { ResolvedAgentExecution } from '../context/resolved-execution.js';
 import { runQuietLoop, runToolLoop } from '../loop/run-tool-loop.js';
 
@@ -31,8 +32,11 @@ import { warnWithoutApproval } from './warn-without-approval.js';
 import type { TelemetryOptions } from '../observe/telemetry-options.js';
 import type { TurnInput } from '../core/turn-input.js';
 
-/** Everything an agent is built from. Only `provider`, `model` and `tools` are required. */
-export interface AgentConfig {
+/**
+ * Everything an agent is built from. Only `provider`, `model` and `tools` are required.
+ * `stopWhen` and `prepareIteration` (loop control) apply to every turn; a turn's own come after them.
+ */
+export interface AgentConfig extends LoopControlOptions {
   readonly provider: ModelProvider;
   readonly model: string;
   readonly tools: readonly Tool[];
@@ -148,6 +152,7 @@ export function createAgent(config: AgentConfig): Agent {
     ids: config.ids ?? defaultIds,
     prepSteps: buildPrepSteps(config),
     onModelSwitch: config.onModelSwitch,
+    loopControl: loopControlOf(config, (message) => new ConfigurationError(message)),
     snapshotKey: snapshotKeyOf(config.snapshotKey),
   });
   // an agent is often made per turn: nothing to look at when nobody reads the warning

@@ -19,6 +19,7 @@ import type { TurnIngress } from '../core/ingress.js';
 import type { PromptSignature, TurnSnapshot } from '../core/turn-snapshot.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import type { Knobs } from '../core/knobs.js';
+import type { LoopControl } from '../core/loop-control.js';
 import type { ToolRunner } from '../core/tool-runner.js';
 
 /**
@@ -56,6 +57,8 @@ export interface ResolvedAgentExecution {
   /** The preparation pipeline (hooks, defaults, markers, guards, approval), built once. */
   readonly prepSteps: readonly PrepStep[];
   readonly onModelSwitch?: (from: string, to: string) => void;
+  /** The agent's `stopWhen` and `prepareIteration`; absent when it has neither. */
+  readonly loopControl?: LoopControl;
   /**
    * Calls a tool's code (`tool.execute`); telemetry sets one per turn to run it inside its
    * `execute_tool` span's context. Absent: the tool is called directly.
@@ -107,6 +110,13 @@ export interface TurnContext {
   readonly tools: EffectiveTools;
   /** Rebuilds `tools` when the activated set changed since they were computed. */
   refreshTools(): EffectiveTools;
+  /**
+   * Narrows `tools` to these names for the current iteration (`prepareIteration`; names it does
+   * not have are left out); the next `refreshTools` lifts it.
+   */
+  narrowTools(names: readonly string[]): EffectiveTools;
+  /** `stopWhen` and `prepareIteration`: the agent's, then the turn's; absent when neither has any. */
+  readonly loopControl?: LoopControl;
   /** Steering messages received since the last iteration started; `takeSteering` empties it. */
   takeSteering(): string[];
   hasSteering(): boolean;

@@ -1,9 +1,12 @@
+import { TurnInputError } from '../core/errors.js';
 import type { TurnIngress } from '../core/ingress.js';
+import { loopControlOf, type LoopControl } from '../core/loop-control.js';
 import { NO_ITEMS } from '../core/no-items.js';
 import type { TurnInput } from '../core/turn-input.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import { ActivatedToolSet } from '../registry/activated-tool-set.js';
 import { effectiveTools, type EffectiveTools } from '../registry/effective-tools.js';
+import { narrowedTools } from '../registry/narrowed-tools.js';
 import { turnCancellation } from '../core/turn-cancellation.js';
 import type { ResolvedAgentExecution, TurnContext } from './resolved-execution.js';
 
@@ -91,6 +94,7 @@ class RunningTurn implements TurnContext {
   readonly cancel$;
   readonly memory: readonly string[];
   readonly journal?: TurnJournal;
+  readonly loopControl?: LoopControl;
   #tools: EffectiveTools;
   readonly #steering: string[] = [];
 
@@ -108,6 +112,7 @@ class RunningTurn implements TurnContext {
     this.cancel$ = turnCancellation(input.signal);
     this.memory = input.memory ?? [];
     this.journal = input.journal;
+    this.loopControl = loopControlOf(input, (message) => new TurnInputError(message), resolved.loopControl);
     this.#tools = effectiveTools(resolved, input, activated);
   }
 
@@ -121,6 +126,10 @@ class RunningTurn implements TurnContext {
 
   refreshTools(): EffectiveTools {
     return (this.#tools = this.#tools.refresh());
+  }
+
+  narrowTools(names: readonly string[]): EffectiveTools {
+    return (this.#tools = narrowedTools(this.#tools, names));
   }
 
   /** Queues a steering message for the next iteration. */

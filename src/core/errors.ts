@@ -50,6 +50,23 @@ export class LoopAbortedError extends ToolLoopError {
   }
 }
 
+/**
+ * A loop-control function (`stopWhen`, `prepareIteration`) threw, rejected, or returned what it
+ * may not. The turn ends with this error; `option` names the function and `history` is the turn's
+ * so far.
+ */
+export class LoopControlError extends ToolLoopError {
+  readonly code = 'loop_control';
+  constructor(
+    readonly option: 'stopWhen' | 'prepareIteration',
+    message: string,
+    readonly history: readonly import('./messages.js').ChatMessage[] = [],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
 /** Two tools with the same name were registered. */
 export class DuplicateToolError extends ToolLoopError {
   readonly code = 'duplicate_tool';

@@ -5,8 +5,8 @@ import type { TurnSnapshot } from './turn-snapshot.js';
 
 export type { SlotOutcome };
 
-/** Why a turn ended. */
-export type DoneReason = 'final' | 'max-iterations' | 'cancelled' | 'paused';
+/** Why a turn ended. `'stopped'`: a `stopWhen` condition ended it after a round, before the next request. */
+export type DoneReason = 'final' | 'max-iterations' | 'cancelled' | 'paused' | 'stopped';
 
 /** Everything a turn emits, as a readonly discriminated union on `type`. */
 export type TurnEvent =
@@ -14,8 +14,9 @@ export type TurnEvent =
       readonly type: 'iteration';
       readonly iteration: number;
       /**
-       * The model this iteration's request goes to (a tool or hook may have switched it). The
-       * library's loop always sets it; a hand-made loop may leave it out (spans then name the agent's model).
+       * The model this iteration's request goes to (a tool, a hook or `prepareIteration` may have
+       * switched it; with `prepareIteration`, the event comes once it answered). The library's loop
+       * always sets it; a hand-made loop may leave it out (spans then name the agent's model).
        */
       readonly model?: string;
     }

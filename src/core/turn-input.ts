@@ -1,10 +1,16 @@
 import type { ObservableInput } from 'rxjs';
 import type { Ingress } from './ingress.js';
+import type { LoopControlOptions } from './loop-control.js';
 import type { ChatMessage } from './messages.js';
 import type { TurnJournal } from './turn-journal.js';
 
-/** The per-message state of one turn. */
-export interface TurnInput {
+/**
+ * The per-message state of one turn. Its `stopWhen` and `prepareIteration` come after the agent's:
+ * its conditions are added to the agent's, and its `prepareIteration` runs after the agent's (it
+ * sees the tools and model the agent's left). Neither is part of a snapshot: a resumed turn has
+ * the agent's, and those given to `resume`.
+ */
+export interface TurnInput extends LoopControlOptions {
   readonly message: string;
   readonly history?: readonly ChatMessage[];
   /** Aborting it cancels the turn: unfinished slots close `interrupted` and `done` says 'cancelled'. */
@@ -46,6 +52,8 @@ export function turnInputWith(input: TurnInput, changes: Partial<TurnInput>): Tu
     conversationId: 'conversationId' in changes ? changes.conversationId : input.conversationId,
     tools: 'tools' in changes ? changes.tools : input.tools,
     journal: 'journal' in changes ? changes.journal : input.journal,
+    stopWhen: 'stopWhen' in changes ? changes.stopWhen : input.stopWhen,
+    prepareIteration: 'prepareIteration' in changes ? changes.prepareIteration : input.prepareIteration,
   };
   return copy;
 }

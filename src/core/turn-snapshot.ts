@@ -102,6 +102,8 @@ export interface BatchSnapshot {
   readonly promptedInBatch: readonly string[];
   /** A fingerprint of each prepared tool's parameter schema: a resume whose tool changed fails closed. */
   readonly toolSchemas: Readonly<Record<string, string>>;
+  /** The tool names `prepareIteration` narrowed the iteration to, when it did: a resume prepares the rest of the batch against them. */
+  readonly offered?: readonly string[];
 }
 
 /** Where one slot of a batch in flight stands. */

@@ -1,4 +1,5 @@
 import { concat, defer, from, ignoreElements, type Observable, of, takeUntil, throwError } from 'rxjs';
+import type { RequestSystem } from '../core/loop-control.js';
 import type { ChatMessage, ReasoningPart } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
 import { NO_ITEMS } from '../core/no-items.js';
@@ -23,8 +24,10 @@ import { preparedSnapshot } from './prepared-snapshot.js';
 import type { Round } from './round.js';
 import { appendRound } from './append-round.js';
 import { collectRound, type RoundResults } from './collect-round.js';
-import { doneStep, nextStep, type IterationStep } from './iteration-step.js';
+import { doneStep, isIterationStep, nextStep, type IterationStep } from './iteration-step.js';
 import { maxIterationsStep } from './max-iterations.js';
+import { planIteration } from './plan-iteration.js';
+import { stopStep } from './stop-step.js';
 import { nextSnapshot, snapshotWith } from './turn-snapshot.js';
 
 export const malformedRetryText =
@@ -37,8 +40,10 @@ export const malformedApologyText =
   'Please try again, perhaps with a simpler request.';
 
 /**
- * One iteration, from a snapshot to the next: steering messages join history, the request is
- * sent, and its calls (if any) are prepared, dispatched and appended to history in slot order.
+ * One iteration, from a snapshot to the next: steering messages join history, the turn's
+ * `prepareIteration` plans the request (`planIteration`), the request is sent, and its calls (if
+ * any) are prepared, dispatched and appended to history in slot order; then `stopWhen` (`stopStep`)
+ * may end the turn.
  * Emits the iteration's events (on a quiet turn, `TurnContext.quiet`, only those that carry
  * approvals or receipts), then exactly one step (`next` with the new snapshot, or `done`).
  *
@@ -62,10 +67,17 @@ export function iterate(turn: TurnContext, snapshot: TurnSnapshot): Observable<T
     const history = steering.length > 0 ? [...snapshot.history, ...steering.map(userMessage)] : snapshot.history;
     const it = iterationContext(turn, snapshotWith(snapshot, { history, steering: NO_ITEMS, iteration: snapshot.iteration + 1 }));
     turn.refreshTools();
-    const response$ = callProvider(it, buildRequest(it)).pipe(continueWith(afterResponseOf(it)));
-    if (turn.quiet === true) return response$; // nobody reads the turn's events (TurnContext.quiet)
-    return concat(of<TurnEvent>({ type: 'iteration', iteration: it.iteration, model: it.model }), response$);
+    if (!turn.loopControl?.prepareIteration.length) return request(it, undefined);
+    // the plan first: the iteration event names the model it chose
+    return planIteration(it).pipe(continueWith((planned: RequestSystem | IterationStep) => (isIterationStep(planned) ? of(planned) : request(it, planned))));
   });
+}
+
+/** The iteration's request (`prompt`: its system prompt after `planIteration`), then its calls through the graph. */
+function request(it: IterationContext, prompt: RequestSystem | undefined): Observable<TurnEvent | IterationStep> {
+  const response$ = callProvider(it, buildRequest(it, true, prompt)).pipe(continueWith(afterResponseOf(it)));
+  if (it.turn.quiet === true) return response$; // nobody reads the turn's events (TurnContext.quiet)
+  return concat(of<TurnEvent>({ type: 'iteration', iteration: it.iteration, model: it.model }), response$);
 }
 
 /** `afterResponse` for `it`, as a closure that holds `it` alone (not the snapshot the iteration started from). */
@@ -165,7 +177,7 @@ function afterJournal<T>(
   return concat(defer(() => from(journal.prepared(preparedSnapshot(it, round, batch, ctx, usage)))).pipe(ignoreElements()), next$);
 }
 
-/** The model answered without calls: the answer, a malformed-protocol retry, or steering's next iteration. */
+/** The model answered without calls: the answer, a malformed-protocol retry, or steering's next iteration (unless `stopWhen` ends the turn). */
 function answered(it: IterationContext, response: ModelResponse, parsed: ParsedResponse, usage: TurnSnapshot['usage']): IterationStep {
   const { knobs } = it.resolved;
   const { snapshot } = it;
@@ -175,16 +187,19 @@ function answered(it: IterationContext, response: ModelResponse, parsed: ParsedR
       history.push(assistant(malformedApologyText));
       return doneStep(nextSnapshot(it, { history, usage }), malformedApologyText, 'final');
     }
+    // a stop here keeps the unreadable answer, without the retry prompt, and says nothing of it
+    const stopped = stopStep(it, nextSnapshot(it, { history: history.slice(), usage }), NO_ITEMS, '');
+    if (stopped) return stopped;
     history.push({ role: 'user', content: malformedRetryText });
     return nextStep(nextSnapshot(it, { history, usage, malformedRetries: snapshot.malformedRetries + 1 }));
   }
   const next = nextSnapshot(it, { history, usage });
-  if (it.turn.hasSteering() && it.iteration < knobs.maxToolIterations) return nextStep(next);
+  if (it.turn.hasSteering() && it.iteration < knobs.maxToolIterations) return stopStep(it, next, NO_ITEMS, response.text) ?? nextStep(next);
   const answer = knobs.appendReceiptsToAnswer ? appendReceipts(response.text, snapshot.receipts) : response.text;
   return doneStep(next, answer, 'final');
 }
 
-/** The round joins history; then the loop detector, cancellation and the iteration cap decide. */
+/** The round joins history; then cancellation, the loop detector, `stopWhen` and the iteration cap decide. */
 function afterRound(it: IterationContext, round: Round, collected: RoundResults, usage: TurnSnapshot['usage']): Observable<TurnEvent | IterationStep> {
   const { resolved, snapshot } = it;
   const added: ChatMessage[] = [];
@@ -197,6 +212,8 @@ function afterRound(it: IterationContext, round: Round, collected: RoundResults,
   const { abort } = loop;
   if (abort) return throwError(() => new LoopAbortedError(abort.tool, abort.text, history));
   const next = nextSnapshot(it, { history, receipts, usage, notes: loop.notes, loopWindow });
+  const stopped = stopStep(it, next, collected.results, round.text);
+  if (stopped) return of(stopped);
   if (it.iteration >= resolved.knobs.maxToolIterations) return maxIterationsStep(it.turn, next);
   return of(nextStep(next));
 }

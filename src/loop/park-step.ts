@@ -8,7 +8,7 @@ import { approvalDigest, sealFor } from './seal-snapshot.js';
 import { preparedSlotState } from './slot-state.js';
 import { snapshotShape } from './snapshot-schema.js';
 import { toolFingerprint } from './tool-fingerprint.js';
-import { nextSnapshot } from './turn-snapshot.js';
+import { nextSnapshot, offeredIn } from './turn-snapshot.js';
 
 /**
  * Parks the turn at the call that waits for an approval: the done step, reason 'paused', with a
@@ -54,6 +54,7 @@ export function parkStep(
     slots,
     promptedInBatch: [...ctx.promptedInBatch],
     toolSchemas,
+    ...offeredIn(it),
   };
   const request = parked.paused!;
   const shown = { ...request, arguments: scrubValue(request.arguments) };

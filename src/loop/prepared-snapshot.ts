@@ -5,7 +5,7 @@ import type { Round } from './round.js';
 import { sealFor } from './seal-snapshot.js';
 import { preparedSlotState } from './slot-state.js';
 import { toolFingerprint } from './tool-fingerprint.js';
-import { nextSnapshot } from './turn-snapshot.js';
+import { nextSnapshot, offeredIn } from './turn-snapshot.js';
 
 /**
  * The snapshot of a round prepared and about to be dispatched (what a `TurnJournal` records as
@@ -29,5 +29,5 @@ export function preparedSnapshot(
   for (const call of batch) if (call.tool && !call.filled) toolSchemas[call.tool.name] = toolFingerprint(call.tool);
   const slots = batch.map((call, slot) => preparedSlotState(call, slot, ctx));
   const { text, fromText, calls, reasoning } = round;
-  return sealFor(it, nextSnapshot(it, { usage, batch: { text, fromText, calls, ...(reasoning ? { reasoning } : {}), slots, promptedInBatch: [...ctx.promptedInBatch], toolSchemas } }));
+  return sealFor(it, nextSnapshot(it, { usage, batch: { text, fromText, calls, ...(reasoning ? { reasoning } : {}), slots, promptedInBatch: [...ctx.promptedInBatch], toolSchemas, ...offeredIn(it) } }));
 }

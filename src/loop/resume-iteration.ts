@@ -33,6 +33,7 @@ export function resumeIteration(turn: TurnContext, checked: CheckedSnapshot, dec
     const { snapshot, parked } = checked;
     const batch = snapshot.batch!;
     const { batch: _inFlight, ...rest } = snapshot;
+    if (batch.offered) turn.narrowTools(batch.offered); // as its iteration's prepareIteration narrowed them
     const it = iterationContext(turn, rest);
     const ctx = createPrepContext(it);
     for (const signature of batch.promptedInBatch) ctx.promptedInBatch.add(signature);

@@ -1,5 +1,6 @@
 import { defer, type Observable } from 'rxjs';
 import type { TurnEvent } from '../core/events.js';
+import type { LoopControlOptions } from '../core/loop-control.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import { abortOnUnsubscribe } from '../core/abort-on-unsubscribe.js';
@@ -10,8 +11,11 @@ import { consumeSnapshot } from './consume-snapshot.js';
 import { resumeIteration } from './resume-iteration.js';
 import { playTurn } from './run-tool-loop.js';
 
-/** How a parked turn continues. */
-export interface ResumeOptions {
+/**
+ * How a parked turn continues. `stopWhen` and `prepareIteration` come after the agent's, as a
+ * turn's own do (a snapshot keeps no function: give them again to keep them).
+ */
+export interface ResumeOptions extends LoopControlOptions {
   /** A decision for each pending approval, keyed by its `requestId`. */
   readonly decisions: Readonly<Record<string, ResumeDecision>>;
   /** Cancels the resumed turn, like `TurnInput.signal`. */
@@ -59,7 +63,7 @@ function resumed(resolved: ResolvedAgentExecution, snapshot: TurnSnapshot | unkn
   return defer(() => {
     let turn: ReturnType<typeof createTurnContext> | undefined;
     const checked = checkSnapshot(resolved, snapshot, options.decisions ?? {}, options.conversationId, (s) => {
-      const input = { message: s.scope.message, tools: s.scope.tools, signal: options.signal, conversationId: s.conversationId, ingress: s.ingress, journal: options.journal };
+      const input = { message: s.scope.message, tools: s.scope.tools, signal: options.signal, conversationId: s.conversationId, ingress: s.ingress, journal: options.journal, stopWhen: options.stopWhen, prepareIteration: options.prepareIteration };
       turn = createTurnContext(resolved, input, undefined, s.activated, (s.seal?.sequence ?? 0) + 1);
       return turn.tools;
     });

@@ -138,6 +138,7 @@ export const turnSnapshotSchema = z.object({
       slots: z.array(slotState),
       promptedInBatch: z.array(z.string()),
       toolSchemas: z.record(z.string(), z.string()),
+      offered: z.array(z.string()).optional(),
     })
     .optional(),
   seal: z.object({ sequence: z.number().int().positive(), nonce: z.string(), mac: z.string() }).optional(),

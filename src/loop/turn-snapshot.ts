@@ -124,6 +124,20 @@ export function snapshotWith(s: TurnSnapshot, c: Partial<TurnSnapshot>, it?: Ite
   };
 }
 
+/**
+ * The batch's `offered` field: the names `prepareIteration` narrowed the iteration's tools to,
+ * when it did (else nothing), so a resumed batch is prepared against the same tools.
+ *
+ * @example
+ * ```ts
+ * const batch = { text, fromText, calls, slots, promptedInBatch, toolSchemas, ...offeredIn(it) };
+ * ```
+ */
+export function offeredIn(it: IterationContext): { readonly offered?: readonly string[] } {
+  const { offered } = it.turn.tools;
+  return offered === undefined ? {} : { offered: [...offered] };
+}
+
 /** The prompt-loop signatures after `it`: its Map's if a stage made it, else its snapshot's (else `s`'s, when both have none). */
 function signaturesAfter(it: IterationContext, s: TurnSnapshot): TurnSnapshot['promptSignatures'] {
   const made = promptSignaturesOf(it);

@@ -35,6 +35,8 @@ export interface EffectiveTools {
   pendingDeferred(name: string): string | undefined;
   /** These tools, or a rebuilt set when the ActivatedToolSet changed since they were computed. */
   refresh(): EffectiveTools;
+  /** The names `prepareIteration` narrowed these tools to (`narrowedTools`); absent when nothing narrowed them. */
+  readonly offered?: readonly string[];
 }
 
 /** What a run contributes to its tools: the user's message (filter groups) and its narrowing. */

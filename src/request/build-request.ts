@@ -1,4 +1,5 @@
 import type { ProviderRequest } from '../provider/provider.js';
+import type { RequestSystem } from '../core/loop-control.js';
 import type { ChatMessage } from '../core/messages.js';
 import type { IterationContext } from '../context/resolved-execution.js';
 
@@ -6,19 +7,22 @@ import type { IterationContext } from '../context/resolved-execution.js';
  * Builds the iteration's provider request: agent instructions, the text-protocol section (text
  * providers, unless strict), recalled memory and the snapshot's pending notes as system
  * messages, then the history. Native providers get the effective tools' shared specs; `withTools: false` (the
- * max-iteration summary) offers none.
+ * max-iteration summary) offers none. `prompt` (from `planIteration`) stands in for the agent's
+ * instructions in this request only, its appended messages right after them.
  *
  * @example
  * ```ts
  * callProvider(it, buildRequest(it));
  * ```
  */
-export function buildRequest(it: IterationContext, withTools = true): ProviderRequest {
+export function buildRequest(it: IterationContext, withTools = true, prompt?: RequestSystem): ProviderRequest {
   const { resolved, turn, snapshot } = it;
   const { provider } = resolved;
   const specs = withTools ? turn.tools.specs : [];
   const system: ChatMessage[] = [];
-  if (resolved.instructions) system.push({ role: 'system', content: resolved.instructions });
+  const instructions = prompt ? prompt.instructions : resolved.instructions;
+  if (instructions) system.push({ role: 'system', content: instructions });
+  if (prompt) for (const content of prompt.appended) system.push({ role: 'system', content });
   const protocol = provider.textProtocol;
   if (!provider.nativeTools && protocol && specs.length > 0 && !protocol.strict && !resolved.knobs.strictToolParsing) {
     system.push({ role: 'system', content: protocol.instructions(specs) });

@@ -29,7 +29,7 @@ describe('types users infer', () => {
         >();
         expectTypeOf(event.receipt).toEqualTypeOf<string | undefined>();
       }
-      if (event.type === 'done') expectTypeOf(event.reason).toEqualTypeOf<'final' | 'max-iterations' | 'cancelled' | 'paused'>();
+      if (event.type === 'done') expectTypeOf(event.reason).toEqualTypeOf<'final' | 'max-iterations' | 'cancelled' | 'paused' | 'stopped'>();
     };
     expectTypeOf(handle).parameter(0).toEqualTypeOf<TurnEvent>();
     expectTypeOf<TurnEventOf<'tool-call'>['slot']>().toEqualTypeOf<number>();

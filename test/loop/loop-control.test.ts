@@ -114,6 +114,16 @@ describe('stopWhen: a condition that throws or answers anything but a boolean fa
     expect(model.requests).toHaveLength(0);
   });
 
+  it('a malformed text-protocol reply that would be retried ends the turn instead, without the retry prompt or its markup', async () => {
+    const broken = '<tool_call>{"name": "a", "arguments": {"x": 1</tool_call>';
+    const inner = scriptedModel([{ text: broken }, { text: 'never' }], { nativeTools: false });
+    const agent = createAgent({ provider: textProtocolProvider(inner), model: 'm', tools: [a], stopWhen: stepCountIs(1) });
+    const done = await agent.complete({ message: 'go' });
+    expect(done).toMatchObject({ reason: 'stopped', text: '', iterations: 1 });
+    expect(done.history).toEqual([{ role: 'user', content: 'go' }, { role: 'assistant', content: broken }]);
+    expect(inner.requests).toHaveLength(1);
+  });
+
   it('stepCountIs needs a whole number from 1; hasToolCall needs names', () => {
     for (const bad of [0, -1, 1.5, Number.NaN, Infinity, '2']) expect(() => stepCountIs(bad as number)).toThrow(ConfigurationError);
     expect(() => hasToolCall()).toThrow(ConfigurationError);

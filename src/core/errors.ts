@@ -67,6 +67,27 @@ export class LoopControlError extends ToolLoopError {
   }
 }
 
+/**
+ * The model's final answer did not match the turn's output schema (`TurnInput.output`), after it
+ * was sent back with the problems `maxStructuredOutputRetries` times. Carries the last reply's
+ * text as the model wrote it (not scrubbed, like history), the problems with it, and the turn's
+ * history up to that reply. The message is scrubbed.
+ */
+export class StructuredOutputError extends ToolLoopError {
+  readonly code = 'structured_output';
+  constructor(
+    message: string,
+    /** The last reply, as the model wrote it. */
+    readonly text: string,
+    readonly issues: readonly import('./structured-output.js').OutputIssue[],
+    /** The times the answer was sent back for a correction. */
+    readonly retries: number,
+    readonly history: readonly import('./messages.js').ChatMessage[],
+  ) {
+    super(message);
+  }
+}
+
 /** Two tools with the same name were registered. */
 export class DuplicateToolError extends ToolLoopError {
   readonly code = 'duplicate_tool';

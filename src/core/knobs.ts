@@ -21,6 +21,8 @@ export interface Knobs {
   readonly loopDetection: LoopDetectionKnobs;
   readonly toolTimeoutMs?: number;
   readonly maxMalformedProtocolRetries: number;
+  /** Final answers that do not match the turn's output schema sent back for a correction, before `StructuredOutputError`. */
+  readonly maxStructuredOutputRetries: number;
   /** List the turn's receipts at the end of the final answer (when receipts are on). */
   readonly appendReceiptsToAnswer: boolean;
   /** A provider stream that sends no event for this long fails the request (`ProviderError`). */
@@ -41,6 +43,7 @@ export const DEFAULT_KNOBS: Knobs = Object.freeze({
   loopDetection: Object.freeze({ enabled: true, window: 20, maxRepeats: 3, ignoreTools: Object.freeze([]) as readonly string[] }),
   toolTimeoutMs: undefined,
   maxMalformedProtocolRetries: 2,
+  maxStructuredOutputRetries: 2,
   appendReceiptsToAnswer: false,
   providerIdleTimeoutMs: 120_000,
 });
@@ -107,6 +110,7 @@ export function resolveKnobs(input: KnobsInput = {}): Knobs {
     loopDetection: input.loopDetection === undefined ? d.loopDetection : Object.freeze({ ...d.loopDetection, ...input.loopDetection }),
     toolTimeoutMs: duration('knobs.toolTimeoutMs', input.toolTimeoutMs, undefined, true),
     maxMalformedProtocolRetries: count('maxMalformedProtocolRetries', input.maxMalformedProtocolRetries, d.maxMalformedProtocolRetries, 0),
+    maxStructuredOutputRetries: count('maxStructuredOutputRetries', input.maxStructuredOutputRetries, d.maxStructuredOutputRetries, 0),
     appendReceiptsToAnswer: input.appendReceiptsToAnswer ?? d.appendReceiptsToAnswer,
     providerIdleTimeoutMs: duration('knobs.providerIdleTimeoutMs', input.providerIdleTimeoutMs, d.providerIdleTimeoutMs, false) ?? d.providerIdleTimeoutMs,
   });

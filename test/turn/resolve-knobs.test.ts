@@ -25,6 +25,7 @@ describe('resolveKnobs', () => {
       loopDetection: { maxRepeats: 5 },
       toolTimeoutMs: 900,
       maxMalformedProtocolRetries: 0,
+      maxStructuredOutputRetries: 0,
       appendReceiptsToAnswer: true,
       providerIdleTimeoutMs: 1000,
     };
@@ -36,7 +37,7 @@ describe('resolveKnobs', () => {
   });
 
   it('repairs out-of-range values, and a knob given as undefined is its default', () => {
-    const knobs = resolveKnobs({ maxToolIterations: 0, maxParallelTools: -1, maxToolResultChars: -5, providerIdleTimeoutMs: 0, toolTimeoutMs: 0, maxMalformedProtocolRetries: -1 });
+    const knobs = resolveKnobs({ maxToolIterations: 0, maxParallelTools: -1, maxToolResultChars: -5, providerIdleTimeoutMs: 0, toolTimeoutMs: 0, maxMalformedProtocolRetries: -1, maxStructuredOutputRetries: -1 });
     expect(knobs).toEqual(DEFAULT_KNOBS);
     const unset = resolveKnobs({ parallelTools: undefined, dedupEnabled: undefined, maxIterationBehavior: undefined, strictToolParsing: undefined, appendReceiptsToAnswer: undefined });
     expect(unset).toEqual(DEFAULT_KNOBS);
@@ -45,6 +46,7 @@ describe('resolveKnobs', () => {
   it.each([
     ['maxParallelTools', 0.5], ['maxParallelTools', 2.7], ['maxParallelTools', Number.NaN], ['maxParallelTools', '4'],
     ['maxToolIterations', 0.5], ['maxToolIterations', Infinity], ['maxMalformedProtocolRetries', 0.5],
+    ['maxStructuredOutputRetries', 1.5], ['maxStructuredOutputRetries', Number.NaN], ['maxStructuredOutputRetries', '2'], ['maxStructuredOutputRetries', Infinity],
     ['toolTimeoutMs', 0.5], ['toolTimeoutMs', Number.NaN], ['providerIdleTimeoutMs', Number.NaN],
     ['providerIdleTimeoutMs', 2 ** 31], ['providerIdleTimeoutMs', Infinity],
   ] as const)('a count that is not a whole number, or a duration that is not whole ms in the timer range, is a ConfigurationError: %s %s', (knob, value) => {

@@ -36,6 +36,7 @@ export type { TextProtocolProviderOptions } from './text-protocol/text-protocol-
 export { textToolProtocol } from './text-protocol/text-tool-protocol.js';
 export type { TextProtocolOptions } from './text-protocol/text-tool-protocol.js';
 export { parseTextToolCalls } from './text-protocol/parse-text-tool-calls.js';
+export { outputInstructions } from './text-protocol/output-instructions.js';
 export { aiSdkProvider } from './ai-sdk/ai-sdk-provider.js';
 export type { AiSdkProviderOptions } from './ai-sdk/ai-sdk-provider.js';
 export type {

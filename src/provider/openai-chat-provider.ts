@@ -40,7 +40,8 @@ export interface OpenAIChatProviderOptions {
  * server (Ollama, vLLM, LM Studio, …). Streams by default: text deltas go out as they arrive,
  * tool-call fragments are assembled by index and emitted as complete calls when the stream ends,
  * followed by usage and the finish (its reason, and the response's `id` and `model` as the server
- * reported them). Telemetry names it `openai`, at the client's `baseURL`. The signal (and unsubscribing) aborts the HTTP request.
+ * reported them). A request's `output` goes as `response_format` (`json_schema`, `strict: false`:
+ * zod's JSON Schema is not always in OpenAI's strict subset). Telemetry names it `openai`, at the client's `baseURL`. The signal (and unsubscribing) aborts the HTTP request.
  * Failures — HTTP errors after the client's retries (as many as its `maxRetries`, one attempt at a
  * time, so the error reports the FIRST failure, and the last one too when it differs), a
  * connection lost mid-stream, a malformed stream event, a stream cut before its
@@ -87,6 +88,7 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
     out.messages = chatWireMessages(req.messages);
     if (req.tools && req.tools.length > 0) out.tools = req.tools.map(toolOf);
     if (req.temperature !== undefined) out.temperature = req.temperature;
+    if (req.output !== undefined) out.response_format = { type: 'json_schema', json_schema: { name: req.output.name, schema: req.output.schema, strict: false } };
     out.stream = stream;
     if (stream && includeUsage) out.stream_options = { include_usage: true };
     return out;

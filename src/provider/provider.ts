@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { ToolSpec } from '../core/tool.js';
 import type { ChatMessage, ReasoningPart } from '../core/messages.js';
+import type { OutputFormat } from '../core/structured-output.js';
 
 /** One provider request. System text travels as role 'system' messages. */
 export interface ProviderRequest {
@@ -12,6 +13,20 @@ export interface ProviderRequest {
    */
   readonly tools?: readonly ToolSpec[];
   readonly temperature?: number;
+  /**
+   * The final answer must be JSON matching `schema` (the turn's `TurnInput.output`); the loop
+   * parses and validates the reply's text, and sends a reply that does not match back with the
+   * problems. A provider honours it the way its API does:
+   * - OpenAI Chat: `response_format: { type: 'json_schema', json_schema: { name, schema, strict: false } }`;
+   * - OpenAI Responses: `text.format: { type: 'json_schema', name, schema, strict: false }`;
+   * - Anthropic: a tool named `name` with `input_schema: schema`, forced with
+   *   `tool_choice: { type: 'tool', name }` when the request offers no other tool (else
+   *   `tool_choice: { type: 'any' }`); its input comes back as the answer: `text-delta` events
+   *   with the JSON, not a `tool-call`;
+   * - the text protocol: instructions (`outputInstructions`) after the system messages.
+   * A provider that cannot honour it may ignore it: the loop still checks the answer.
+   */
+  readonly output?: OutputFormat;
 }
 
 /** A tool call as the provider reports it. `arguments` is the raw JSON text or an object. */

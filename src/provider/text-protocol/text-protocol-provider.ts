@@ -1,4 +1,7 @@
+import type { ChatMessage } from '../../core/messages.js';
+import type { OutputFormat } from '../../core/structured-output.js';
 import type { ModelProvider, ProviderRequest } from '../provider.js';
+import { outputInstructions } from './output-instructions.js';
 import { toTextMessages } from './to-text-messages.js';
 import { textToolProtocol, type TextProtocolOptions } from './text-tool-protocol.js';
 
@@ -15,6 +18,8 @@ export interface TextProtocolProviderOptions extends TextProtocolOptions {
  * without `tools`, and any native tool history is rewritten as text. Text deltas pass through
  * unchanged here (the parser needs them whole); the loop's `text-delta` events leave the markup
  * out (`hideMarkup`). With `strict: true` there is no protocol section and no text is parsed as a call.
+ * A request's `output` becomes an answer-format section (`outputInstructions`: the JSON Schema)
+ * after the system messages, and is not passed on: the inner model is asked in text.
  *
  * ```
  * inner:   -t--t--f|
@@ -42,8 +47,15 @@ export function textProtocolProvider(inner: ModelProvider, options: TextProtocol
 }
 
 function textRequest(req: ProviderRequest): ProviderRequest {
-  const messages = toTextMessages(req.messages);
-  if (req.tools === undefined && messages === req.messages) return req;
-  const { tools: _dropped, ...rest } = req;
-  return { ...rest, messages };
+  const text = toTextMessages(req.messages);
+  if (req.tools === undefined && req.output === undefined && text === req.messages) return req;
+  const { tools: _tools, output, ...rest } = req;
+  return { ...rest, messages: output === undefined ? text : withOutputSection(text, output) };
+}
+
+/** The messages with the answer-format section as a system message after the leading ones (the protocol section's place). */
+function withOutputSection(messages: readonly ChatMessage[], output: OutputFormat): ChatMessage[] {
+  let at = 0;
+  while (at < messages.length && messages[at].role === 'system') at += 1;
+  return [...messages.slice(0, at), { role: 'system', content: outputInstructions(output) }, ...messages.slice(at)];
 }

@@ -2,19 +2,20 @@
 
 // --- agent and turn
 export { createAgent } from './agent/create-agent.js';
-export type { Agent, AgentConfig, TurnOutcome } from './agent/create-agent.js';
+export type { Agent, AgentConfig, TurnOutcome, StructuredOutcome } from './agent/create-agent.js';
 export { runToolLoop } from './loop/run-tool-loop.js';
 export { resumeTurn } from './loop/resume-turn.js';
 export type { ResumeOptions } from './loop/resume-turn.js';
 export type { ResumeDecision } from './loop/check-snapshot.js';
 export type { TurnInput } from './core/turn-input.js';
+export type { OutputFormat, OutputIssue, OutputCheck, OutputSchema } from './core/structured-output.js';
 export type { TurnJournal } from './core/turn-journal.js';
 export type { Ingress } from './core/ingress.js';
 export type { ChatMessage, ReasoningPart, ToolCallMessagePart } from './core/messages.js';
 export type { ResolvedAgentExecution, TurnContext, IterationContext } from './context/resolved-execution.js';
 export type { EffectiveTools } from './registry/effective-tools.js';
 export { TURN_SNAPSHOT_VERSION } from './core/turn-snapshot.js';
-export type { TurnSnapshot, BatchSnapshot, SlotState, SlotResultData, LoopWindow, PromptSignature } from './core/turn-snapshot.js';
+export type { TurnSnapshot, BatchSnapshot, SlotState, SlotResultData, LoopWindow, PromptSignature, OutputState } from './core/turn-snapshot.js';
 export { resolveKnobs, DEFAULT_KNOBS } from './core/knobs.js';
 export { stepCountIs } from './loop/step-count-is.js';
 export { hasToolCall } from './loop/has-tool-call.js';
@@ -87,6 +88,7 @@ export {
   ToolTimeoutError,
   ConfigurationError,
   TurnInputError,
+  StructuredOutputError,
   SnapshotMismatchError,
   SnapshotReplayedError,
   SnapshotTamperedError,

@@ -1,9 +1,10 @@
 import type { Tracer } from '@opentelemetry/api';
 import { defer, lastValueFrom, type Observable } from 'rxjs';
+import type { z, ZodType } from 'zod';
 import type { ApprovalPort } from '../approval/approval-port.js';
 import { ConfigurationError } from '../core/errors.js';
 import { NO_ITEMS } from '../core/no-items.js';
-import type { ToolObserver, TurnEvent, TurnEventOf } from '../core/events.js';
+import type { DoneReason, ToolObserver, TurnEvent, TurnEventOf } from '../core/events.js';
 import { guardedLogger, noopLogger, type Logger } from '../observe/logger.js';
 import type { AgentHooks } from '../core/hooks.js';
 import { buildPrepSteps } from '../prep/build-prep-steps.js';
@@ -94,6 +95,14 @@ const NO_HOOKS: AgentHooks = Object.freeze({});
 /** How a turn ended, for `agent.complete`. */
 export type TurnOutcome = Omit<TurnEventOf<'done'>, 'type'>;
 
+/**
+ * How a turn with an output schema ended (`agent.complete({ …, output })`): when it ended
+ * 'final', `object` is the validated answer, typed by the schema's output.
+ */
+export type StructuredOutcome<T> =
+  | (Omit<TurnOutcome, 'reason' | 'object'> & { readonly reason: 'final'; readonly object: T })
+  | (Omit<TurnOutcome, 'reason' | 'object'> & { readonly reason: Exclude<DoneReason, 'final'>; readonly object?: undefined });
+
 export interface Agent {
   /** The stable bundle every turn of this agent runs with. */
   readonly resolved: ResolvedAgentExecution;
@@ -103,8 +112,9 @@ export interface Agent {
    * Runs the turn to its `done` event; rejects with the turn's ToolLoopError. On an agent without
    * a tracer or a logger nobody reads the other events, so the turn makes none of those that only
    * show it (`TurnContext.quiet`; observers are still told of every call): the same outcome for
-   * less work.
+   * less work. With `output` (a zod schema), a turn that ends 'final' has `object`, typed by the schema.
    */
+  complete<S extends ZodType>(input: TurnInput & { readonly output: S }): Promise<StructuredOutcome<z.output<S>>>;
   complete(input: TurnInput): Promise<TurnOutcome>;
   /**
    * Continues a turn that parked at an approval (`reason: 'paused'`), here or in another process,
@@ -164,13 +174,13 @@ export function createAgent(config: AgentConfig): Agent {
     resolved,
     run: (input) => instrumentRun(resolved, input, runToolLoop),
     // a promise chain, not an async function (bench/RESULTS.md, "Choices in src/ made for speed")
-    complete: (input) => {
+    complete: ((input: TurnInput): Promise<TurnOutcome> => {
       try {
         return lastValueFrom(instrumentRun(resolved, input, completeLoop)).then(toOutcome);
       } catch (err) {
         return Promise.reject(err);
       }
-    },
+    }) as Agent['complete'],
     resume: (snapshot, options) =>
       defer(() => {
         const ingress = readThrown(snapshot, 'ingress'); // any value: resume's check refuses what is not a snapshot
@@ -180,11 +190,12 @@ export function createAgent(config: AgentConfig): Agent {
   };
 }
 
-/** `agent.complete`'s outcome: the `done` event without its type (snapshot and pending only when paused). */
+/** `agent.complete`'s outcome: the `done` event without its type (snapshot and pending only when paused, object only when the answer was structured). */
 function toOutcome(done: TurnEvent): TurnOutcome {
   if (done.type !== 'done') throw new ConfigurationError('The turn ended without a done event.');
   const { text, reason, history, iterations, usage, snapshot, pending } = done;
-  return { text, reason, history, iterations, usage, ...(reason === 'paused' ? { snapshot, pending } : {}) };
+  if (reason === 'paused') return { text, reason, history, iterations, usage, snapshot, pending };
+  return 'object' in done ? { text, reason, history, iterations, usage, object: done.object } : { text, reason, history, iterations, usage };
 }
 
 /** A snapshot's ingress (its `channel` optional, as on the way in). */

@@ -20,6 +20,7 @@ import type { PromptSignature, TurnSnapshot } from '../core/turn-snapshot.js';
 import type { TurnJournal } from '../core/turn-journal.js';
 import type { Knobs } from '../core/knobs.js';
 import type { LoopControl } from '../core/loop-control.js';
+import type { OutputSchema } from '../core/structured-output.js';
 import type { ToolRunner } from '../core/tool-runner.js';
 
 /**
@@ -97,6 +98,8 @@ export interface TurnContext {
    */
   readonly quiet?: boolean;
   readonly memory: readonly string[];
+  /** The turn's output schema (`TurnInput.output`), when its answer must be structured. */
+  readonly output?: OutputSchema;
   /**
    * The sequence this run seals its snapshots with: 1 for a new turn, one more than the resumed
    * snapshot's for a resumed one (absent: 1).

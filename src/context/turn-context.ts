@@ -4,6 +4,8 @@ import { loopControlOf, type LoopControl } from '../core/loop-control.js';
 import { NO_ITEMS } from '../core/no-items.js';
 import type { TurnInput } from '../core/turn-input.js';
 import type { TurnJournal } from '../core/turn-journal.js';
+import type { OutputSchema } from '../core/structured-output.js';
+import { outputSchema } from '../tool/output-schema.js';
 import { ActivatedToolSet } from '../registry/activated-tool-set.js';
 import { effectiveTools, type EffectiveTools } from '../registry/effective-tools.js';
 import { narrowedTools } from '../registry/narrowed-tools.js';
@@ -13,9 +15,10 @@ import type { ResolvedAgentExecution, TurnContext } from './resolved-execution.j
 /**
  * The services of a new turn: its ingress (turn id and agent alias settled), cancellation from
  * `input.signal`, recalled memory, the activated deferred tools of its conversation (else its
- * own), the turn's tools, and a queue for steering messages. The turn's data (history,
- * iteration, …) is its `TurnSnapshot` instead (`startSnapshot`). `reactivate` names deferred
- * tools active before (a resumed snapshot's `activated`): the agent's own are activated again.
+ * own), the turn's tools, its output schema (`TurnInput.output`), and a queue for steering
+ * messages. The turn's data (history, iteration, …) is its `TurnSnapshot` instead
+ * (`startSnapshot`). `reactivate` names deferred tools active before (a resumed snapshot's
+ * `activated`): the agent's own are activated again.
  *
  * @example
  * ```ts
@@ -95,6 +98,7 @@ class RunningTurn implements TurnContext {
   readonly memory: readonly string[];
   readonly journal?: TurnJournal;
   readonly loopControl?: LoopControl;
+  readonly output?: OutputSchema;
   #tools: EffectiveTools;
   readonly #steering: string[] = [];
 
@@ -113,6 +117,7 @@ class RunningTurn implements TurnContext {
     this.memory = input.memory ?? [];
     this.journal = input.journal;
     this.loopControl = loopControlOf(input, (message) => new TurnInputError(message), resolved.loopControl);
+    this.output = input.output === undefined ? undefined : outputSchema(input.output);
     this.#tools = effectiveTools(resolved, input, activated);
   }
 

@@ -110,6 +110,11 @@ export type TurnEvent =
       readonly snapshot?: TurnSnapshot;
       /** When 'paused': the approval requests waiting for a decision. */
       readonly pending?: readonly ApprovalRequest[];
+      /**
+       * When the turn asked for structured output (`TurnInput.output`) and ended 'final': the
+       * answer parsed as JSON and validated by the schema (its output). Data, like history: not scrubbed.
+       */
+      readonly object?: unknown;
     };
 
 /** Tokens a provider reported. */

@@ -1,4 +1,5 @@
 import type { ObservableInput } from 'rxjs';
+import type { ZodType } from 'zod';
 import type { Ingress } from './ingress.js';
 import type { LoopControlOptions } from './loop-control.js';
 import type { ChatMessage } from './messages.js';
@@ -29,6 +30,13 @@ export interface TurnInput extends LoopControlOptions {
   readonly tools?: readonly string[];
   /** Records the turn's progress for crash recovery (set by `rx-tool-loop/durable`). */
   readonly journal?: TurnJournal;
+  /**
+   * The final answer must be JSON matching this zod schema: each request asks for it (its JSON
+   * Schema, named by the schema's `.meta({ title })` when that is a valid name, else `output`),
+   * a reply that does not parse or validate is sent back with the problems, and `done.object`
+   * holds the validated value (`StructuredOutputError` once `maxStructuredOutputRetries` ran out).
+   */
+  readonly output?: ZodType;
 }
 
 /**
@@ -54,6 +62,7 @@ export function turnInputWith(input: TurnInput, changes: Partial<TurnInput>): Tu
     journal: 'journal' in changes ? changes.journal : input.journal,
     stopWhen: 'stopWhen' in changes ? changes.stopWhen : input.stopWhen,
     prepareIteration: 'prepareIteration' in changes ? changes.prepareIteration : input.prepareIteration,
+    output: 'output' in changes ? changes.output : input.output,
   };
   return copy;
 }

@@ -48,6 +48,11 @@ export interface TurnSnapshot {
   readonly steering: readonly string[];
   /** Token usage summed over the turn's requests so far. */
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  /**
+   * A turn asked for structured output (`TurnInput.output`): a fingerprint of its output format
+   * (a resume must pass the same schema again) and the answers sent back for a correction so far.
+   */
+  readonly output?: OutputState;
   /** The batch in flight, when the snapshot was taken between a response and its round. */
   readonly batch?: BatchSnapshot;
   /**
@@ -65,6 +70,14 @@ export interface SnapshotSeal {
   readonly nonce: string;
   /** HMAC-SHA256 (base64url) of the snapshot's canonical JSON with `seal.mac` left out. */
   readonly mac: string;
+}
+
+/** Where a turn's structured output stands (`TurnSnapshot.output`). */
+export interface OutputState {
+  /** `sha256:` and 32 hex digits over the output format's name and JSON Schema. */
+  readonly fingerprint: string;
+  /** Final answers sent back for a correction so far. */
+  readonly retries: number;
 }
 
 /** What the prompt-loop guard remembers of a prompted call. */

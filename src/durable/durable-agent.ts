@@ -4,7 +4,7 @@ import type { Agent } from '../agent/create-agent.js';
 import type { TurnEvent } from '../core/events.js';
 import { turnInputWith, type TurnInput } from '../core/turn-input.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
-import { ConfigurationError, SnapshotMismatchError, SnapshotReplayedError } from '../core/errors.js';
+import { ConfigurationError, SnapshotMismatchError, SnapshotReplayedError, TurnInputError } from '../core/errors.js';
 import type { ResumeDecision } from '../loop/check-snapshot.js';
 import { snapshotKeyOf, verifySeal } from '../loop/seal-snapshot.js';
 import { ConversationBusyError, DurableStoreError } from './durable-errors.js';
@@ -83,8 +83,9 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
     if (problem !== undefined) throw new ConfigurationError(`durableAgent: the ${what} ${problem}; the store keeps it as an id.`);
   }
 
-  /** The turn's input as the store keeps it; its ids checked first (a `DurableStoreError` names the one that is not an id). */
+  /** The turn's input as the store keeps it; its ids checked first (a `DurableStoreError` names the one that is not an id); never an output schema (`TurnInputError`). */
   const stored = (input: TurnInput): StoredInput => {
+    if (input.output !== undefined) throw new TurnInputError('durableAgent cannot store an output schema (code, not data): run structured turns with agent.run or agent.complete.');
     const turnId = checkId(input.ingress?.turnId ?? agent.resolved.ids(), 'turn id');
     const conversationId: unknown = input.conversationId;
     if (conversationId !== undefined && conversationId !== null && conversationId !== '') checkId(conversationId, 'conversation id');

@@ -28,6 +28,7 @@ import { doneStep, isIterationStep, nextStep, type IterationStep } from './itera
 import { maxIterationsStep } from './max-iterations.js';
 import { planIteration } from './plan-iteration.js';
 import { stopStep } from './stop-step.js';
+import { structuredAnswer, structuredFailure } from './structured-answer.js';
 import { nextSnapshot, snapshotWith } from './turn-snapshot.js';
 
 export const malformedRetryText =
@@ -38,6 +39,8 @@ export const malformedRetryText =
 export const malformedApologyText =
   "Sorry, I couldn't complete that: my tool calls kept coming out in a format that could not be read, so I stopped. " +
   'Please try again, perhaps with a simpler request.';
+
+const unparsedCall = { path: [], message: 'it looks like a tool call that could not be parsed' };
 
 /**
  * One iteration, from a snapshot to the next: steering messages join history, the turn's
@@ -95,7 +98,7 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
     return of(doneStep(nextSnapshot(it, { history, usage }), response.text, 'cancelled'));
   }
   const parsed = parseResponse(it, response);
-  if (parsed.calls.length === 0) return of(answered(it, response, parsed, usage));
+  if (parsed.calls.length === 0) return answered(it, response, parsed, usage);
   const ctx = createPrepContext(it);
   const round: Round = { text: response.text, fromText: parsed.fromText, calls: parsed.calls, ...(response.reasoning ? { reasoning: response.reasoning } : {}) };
   // in slot order, one call at a time; events (approvals) on the way
@@ -177,26 +180,33 @@ function afterJournal<T>(
   return concat(defer(() => from(journal.prepared(preparedSnapshot(it, round, batch, ctx, usage)))).pipe(ignoreElements()), next$);
 }
 
-/** The model answered without calls: the answer, a malformed-protocol retry, or steering's next iteration (unless `stopWhen` ends the turn). */
-function answered(it: IterationContext, response: ModelResponse, parsed: ParsedResponse, usage: TurnSnapshot['usage']): IterationStep {
+/**
+ * The model answered without calls: the answer (checked against the turn's output schema when it
+ * has one: `structuredAnswer`), a malformed-protocol retry, or steering's next iteration (unless
+ * `stopWhen` ends the turn).
+ */
+function answered(it: IterationContext, response: ModelResponse, parsed: ParsedResponse, usage: TurnSnapshot['usage']): Observable<IterationStep> {
   const { knobs } = it.resolved;
   const { snapshot } = it;
   const history = [...snapshot.history, assistant(response.text, response.reasoning)];
   if (parsed.malformed) {
     if (snapshot.malformedRetries >= knobs.maxMalformedProtocolRetries) {
+      // a structured turn ends 'final' only with its object
+      if (it.turn.output !== undefined) return structuredFailure(response.text, [unparsedCall], nextSnapshot(it, { history, usage }));
       history.push(assistant(malformedApologyText));
-      return doneStep(nextSnapshot(it, { history, usage }), malformedApologyText, 'final');
+      return of(doneStep(nextSnapshot(it, { history, usage }), malformedApologyText, 'final'));
     }
     // a stop here keeps the unreadable answer, without the retry prompt, and says nothing of it
     const stopped = stopStep(it, nextSnapshot(it, { history: history.slice(), usage }), NO_ITEMS, '');
-    if (stopped) return stopped;
+    if (stopped) return of(stopped);
     history.push({ role: 'user', content: malformedRetryText });
-    return nextStep(nextSnapshot(it, { history, usage, malformedRetries: snapshot.malformedRetries + 1 }));
+    return of(nextStep(nextSnapshot(it, { history, usage, malformedRetries: snapshot.malformedRetries + 1 })));
   }
   const next = nextSnapshot(it, { history, usage });
-  if (it.turn.hasSteering() && it.iteration < knobs.maxToolIterations) return stopStep(it, next, NO_ITEMS, response.text) ?? nextStep(next);
+  if (it.turn.hasSteering() && it.iteration < knobs.maxToolIterations) return of(stopStep(it, next, NO_ITEMS, response.text) ?? nextStep(next));
   const answer = knobs.appendReceiptsToAnswer ? appendReceipts(response.text, snapshot.receipts) : response.text;
-  return doneStep(next, answer, 'final');
+  if (it.turn.output !== undefined) return structuredAnswer(it, response.text, next, answer);
+  return of(doneStep(next, answer, 'final'));
 }
 
 /** The round joins history; then cancellation, the loop detector, `stopWhen` and the iteration cap decide. */

@@ -12,6 +12,8 @@ export type IterationStep =
       readonly reason: DoneReason;
       /** When 'paused': the approval requests waiting. */
       readonly pending?: readonly ApprovalRequest[];
+      /** The validated answer, when the turn asked for structured output and ended 'final'. */
+      readonly object?: unknown;
     };
 
 /**

@@ -1,4 +1,5 @@
 import { defer, type Observable } from 'rxjs';
+import type { ZodType } from 'zod';
 import type { TurnEvent } from '../core/events.js';
 import type { LoopControlOptions } from '../core/loop-control.js';
 import type { TurnJournal } from '../core/turn-journal.js';
@@ -6,6 +7,7 @@ import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import { abortOnUnsubscribe } from '../core/abort-on-unsubscribe.js';
 import type { ResolvedAgentExecution } from '../context/resolved-execution.js';
 import { createTurnContext } from '../context/turn-context.js';
+import { checkOutput } from './check-output.js';
 import { checkSnapshot, type ResumeDecision } from './check-snapshot.js';
 import { consumeSnapshot } from './consume-snapshot.js';
 import { resumeIteration } from './resume-iteration.js';
@@ -31,15 +33,22 @@ export interface ResumeOptions extends LoopControlOptions {
    * activated tools. Not given, the sealed snapshot's own conversation counts.
    */
   readonly conversationId?: string | null;
+  /**
+   * The output schema the turn was started with (`TurnInput.output`): a snapshot holds only its
+   * fingerprint, so a turn that had one needs it again. Missing, or another schema, fails closed
+   * with a `SnapshotMismatchError` (as does one given for a turn that had none).
+   */
+  readonly output?: ZodType;
 }
 
 /**
  * Continues a turn that parked at an approval (`done` with reason 'paused'), in this process or
  * another: the snapshot is checked (it fails closed with a `SnapshotMismatchError`, running
  * nothing: `SnapshotTamperedError` for a seal that does not match, `SnapshotReplayedError` for a
- * parked snapshot this process resumed already), the parked iteration plays on with the decision, and further iterations follow as
- * in `runToolLoop`. The resumed turn emits the events the same turn would have emitted after
- * the answer, and reaches the same history.
+ * parked snapshot this process resumed already; a missing or other output schema: `checkOutput`),
+ * the parked iteration plays on with the decision, and further iterations follow as in
+ * `runToolLoop`. The resumed turn emits the events the same turn would have emitted after the
+ * answer, and reaches the same history.
  *
  * ```
  * resumed: y--r-i--t(d|)      y: the decision event; d: done (or 'paused' again)
@@ -50,7 +59,7 @@ export interface ResumeOptions extends LoopControlOptions {
  * ```
  * @param resolved The agent's resolved bundle; the agent must be the one that parked the turn.
  * @param snapshot The parked snapshot (as stored: it is validated).
- * @param options The decisions, a signal, who decided.
+ * @param options The decisions, a signal, who decided, the turn's output schema.
  * @return The rest of the turn's events, ending with `done`.
  */
 export function resumeTurn(resolved: ResolvedAgentExecution, snapshot: TurnSnapshot | unknown, options: ResumeOptions): Observable<TurnEvent> {
@@ -63,13 +72,24 @@ function resumed(resolved: ResolvedAgentExecution, snapshot: TurnSnapshot | unkn
   return defer(() => {
     let turn: ReturnType<typeof createTurnContext> | undefined;
     const checked = checkSnapshot(resolved, snapshot, options.decisions ?? {}, options.conversationId, (s) => {
-      const input = { message: s.scope.message, tools: s.scope.tools, signal: options.signal, conversationId: s.conversationId, ingress: s.ingress, journal: options.journal, stopWhen: options.stopWhen, prepareIteration: options.prepareIteration };
+      const input = {
+        message: s.scope.message,
+        tools: s.scope.tools,
+        signal: options.signal,
+        conversationId: s.conversationId,
+        ingress: s.ingress,
+        journal: options.journal,
+        stopWhen: options.stopWhen,
+        prepareIteration: options.prepareIteration,
+        output: options.output,
+      };
       turn = createTurnContext(resolved, input, undefined, s.activated, (s.seal?.sequence ?? 0) + 1);
       return turn.tools;
     });
+    const resumed = turn!;
+    checkOutput(checked.snapshot, resumed.output);
     // a parked snapshot resumes once; a journal's checkpoint is claimed by the durable store
     if (checked.parked) consumeSnapshot(checked.snapshot);
-    const resumed = turn!;
     return playTurn(resumed, resumeIteration(resumed, checked, options.decidedBy ?? 'resume'));
   });
 }

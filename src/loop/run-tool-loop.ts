@@ -125,7 +125,8 @@ function doneEvent(step: DoneStep): TurnEventDone {
   const text = scrubAnswer(step.text);
   const history = snapshot.history as TurnEventDone['history'];
   const done: TurnEventDone = { type: 'done', text, reason: step.reason, history, iterations: snapshot.iteration, usage: snapshot.usage };
-  return step.reason === 'paused' ? { ...done, snapshot, pending: step.pending ?? [] } : done;
+  if (step.reason === 'paused') return { ...done, snapshot, pending: step.pending ?? [] };
+  return 'object' in step ? { ...done, object: step.object } : done;
 }
 
 type DoneStep = Extract<IterationStep, { kind: 'done' }>;

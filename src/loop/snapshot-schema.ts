@@ -129,6 +129,7 @@ export const turnSnapshotSchema = z.object({
   activated: z.array(z.string()),
   steering: z.array(z.string()),
   usage: z.object({ inputTokens: count, outputTokens: count }),
+  output: z.object({ fingerprint: z.string(), retries: count }).optional(),
   batch: z
     .object({
       text: z.string(),

@@ -3,6 +3,7 @@ import { NO_ITEMS } from '../core/no-items.js';
 import { TURN_SNAPSHOT_VERSION, type LoopWindow, type TurnSnapshot } from '../core/turn-snapshot.js';
 import type { IterationContext, TurnContext } from '../context/resolved-execution.js';
 import { promptSignaturesOf } from '../context/iteration-context.js';
+import { outputFingerprint } from './output-fingerprint.js';
 
 /** A loop detector's window with nothing in it. */
 export const EMPTY_LOOP_WINDOW: LoopWindow = Object.freeze({ names: [], argsJson: [], outputs: [], batches: [], start: 0, batch: 0 });
@@ -12,7 +13,7 @@ const NO_SIGNATURES: TurnSnapshot['promptSignatures'] = Object.freeze({});
 
 /**
  * The snapshot a new turn starts from: the input history, then the user message; no iteration
- * counted yet.
+ * counted yet; for a turn with an output schema, its fingerprint and no retry yet (`output`).
  *
  * @example
  * ```ts
@@ -46,7 +47,8 @@ export function startSnapshot(turn: TurnContext, input: Pick<TurnInput, 'message
     usage: { inputTokens: 0, outputTokens: 0 },
   };
   // conversationId set fourth by snapshotWith, not spread (bench/RESULTS.md, "Choices in src/ made for speed")
-  return turn.conversationId === undefined ? first : snapshotWith(first, { conversationId: turn.conversationId });
+  const started = turn.conversationId === undefined ? first : snapshotWith(first, { conversationId: turn.conversationId });
+  return turn.output === undefined ? started : { ...started, output: { fingerprint: outputFingerprint(turn.output.format), retries: 0 } };
 }
 
 /**
@@ -68,7 +70,7 @@ export function nextSnapshot(it: IterationContext, changes: Partial<TurnSnapshot
  * (bench/RESULTS.md, "Choices in src/ made for speed").
  * With an iteration, the model, prompt-loop signatures and activated tools are the iteration's
  * and the notes are consumed, unless `changes` names them (`nextSnapshot`). A snapshot with a
- * batch in flight is rare and takes the spread.
+ * batch in flight or structured output (`output`) is rare and takes the spread.
  *
  * @example
  * ```ts
@@ -80,7 +82,7 @@ export function snapshotWith(s: TurnSnapshot, c: Partial<TurnSnapshot>, it?: Ite
   const promptSignatures = c.promptSignatures ?? (it ? signaturesAfter(it, s) : s.promptSignatures);
   const activated = c.activated ?? (it ? it.turn.activated.names() : s.activated);
   const notes = c.notes ?? (it ? NO_ITEMS : s.notes);
-  if (c.batch !== undefined || 'batch' in s) return { ...s, ...c, model, promptSignatures, activated, notes };
+  if (c.batch !== undefined || 'batch' in s || c.output !== undefined || 'output' in s) return { ...s, ...c, model, promptSignatures, activated, notes };
   const conversationId = c.conversationId ?? s.conversationId;
   // two literals, not a conditional spread (see startSnapshot); the keys of a spread, in its order
   if (conversationId !== undefined) {

@@ -6,9 +6,11 @@ import type { IterationContext } from '../context/resolved-execution.js';
 /**
  * Builds the iteration's provider request: agent instructions, the text-protocol section (text
  * providers, unless strict), recalled memory and the snapshot's pending notes as system
- * messages, then the history. Native providers get the effective tools' shared specs; `withTools: false` (the
- * max-iteration summary) offers none. `prompt` (from `planIteration`) stands in for the agent's
- * instructions in this request only, its appended messages right after them.
+ * messages, then the history. Native providers get the effective tools' shared specs; a turn
+ * with an output schema asks for it (`output`). `withTools: false` (the max-iteration summary,
+ * which asks for prose) offers no tools and asks for no output format. `prompt` (from
+ * `planIteration`) stands in for the agent's instructions in this request only, its appended
+ * messages right after them.
  *
  * @example
  * ```ts
@@ -39,8 +41,12 @@ export function buildRequest(it: IterationContext, withTools = true, prompt?: Re
   // Spelled out, not `{ ...req, tools }` (bench/RESULTS.md, "Choices in src/ made for speed").
   const model = it.model;
   const { temperature } = resolved;
+  let request: ProviderRequest;
   if (provider.nativeTools && specs.length > 0) {
-    return temperature !== undefined ? { model, messages, tools: specs, temperature } : { model, messages, tools: specs };
+    request = temperature !== undefined ? { model, messages, tools: specs, temperature } : { model, messages, tools: specs };
+  } else {
+    request = temperature !== undefined ? { model, messages, temperature } : { model, messages };
   }
-  return temperature !== undefined ? { model, messages, temperature } : { model, messages };
+  const output = withTools ? turn.output?.format : undefined;
+  return output === undefined ? request : { ...request, output };
 }

@@ -45,6 +45,8 @@ export interface AiSdkCallOptions extends AiSdkExtraCallOptions {
   temperature?: number;
   abortSignal?: AbortSignal;
   providerOptions?: AiSdkSharedOptions;
+  /** Structured output (`ProviderRequest.output`): the spec's JSON response format. */
+  responseFormat?: { readonly type: 'json'; readonly schema?: object; readonly name?: string };
 }
 
 /** A tool as the spec's `LanguageModelV2FunctionTool` / `V3FunctionTool`. */

@@ -83,6 +83,7 @@ export function aiSdkProvider(model: AiSdkLanguageModel, opts: AiSdkProviderOpti
     if (req.tools && req.tools.length > 0) out.tools = req.tools.map(toolOf);
     if (req.temperature !== undefined) out.temperature = req.temperature;
     if (opts.providerOptions !== undefined) out.providerOptions = opts.providerOptions;
+    if (req.output !== undefined) out.responseFormat = { type: 'json', schema: req.output.schema, name: req.output.name };
     return out;
   };
 

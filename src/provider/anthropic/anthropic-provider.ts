@@ -12,6 +12,9 @@ import { toAnthropicError, truncatedAnthropicStream } from './anthropic-error.js
 import { AnthropicStreamAssembler } from './anthropic-stream-assembler.js';
 import { toAnthropicMessages } from './to-anthropic-messages.js';
 
+/** What the answer tool of a structured turn tells the model. */
+const ANSWER_TOOL_DESCRIPTION = 'Give your final answer with this tool: its input is the answer, in the required format.';
+
 /** Options of `anthropicProvider`. */
 export interface AnthropicProviderOptions {
   /** The provider's name in errors and logs. Default `'anthropic'`. */
@@ -71,7 +74,15 @@ export function anthropicProvider(client: AnthropicClient, opts: AnthropicProvid
     if (opts.maxTokens !== undefined || typeof out.max_tokens !== 'number') out.max_tokens = opts.maxTokens ?? 4096;
     if (system !== undefined) out.system = system;
     out.messages = messages;
-    if (req.tools && req.tools.length > 0) out.tools = req.tools.map(toolOf);
+    const tools = req.tools && req.tools.length > 0 ? req.tools.map(toolOf) : [];
+    if (req.output !== undefined) {
+      // structured output: a tool whose input is the answer, forced unless the app chose (or thinking forbids it)
+      tools.push({ name: req.output.name, description: ANSWER_TOOL_DESCRIPTION, input_schema: req.output.schema });
+      if (out.tool_choice === undefined && out.thinking === undefined) {
+        out.tool_choice = tools.length > 1 ? { type: 'any' } : { type: 'tool', name: req.output.name };
+      }
+    }
+    if (tools.length > 0) out.tools = tools;
     if (req.temperature !== undefined) out.temperature = req.temperature;
     out.stream = true;
     return out as unknown as AnthropicStreamingBody;
@@ -85,7 +96,7 @@ export function anthropicProvider(client: AnthropicClient, opts: AnthropicProvid
     } catch (err) {
       return fail(subscriber, err, 'request');
     }
-    const response = new AnthropicStreamAssembler();
+    const response = new AnthropicStreamAssembler(req.output?.name);
     const emit = (event: ProviderEvent): void => subscriber.next(event);
     try {
       for await (const event of stream) {

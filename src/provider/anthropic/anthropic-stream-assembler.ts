@@ -6,6 +6,8 @@ type Block =
   | { readonly kind: 'tool'; readonly call: number }
   | { readonly kind: 'thinking'; thinking: string; signature: string }
   | { readonly kind: 'redacted'; readonly data: string }
+  /** The answer tool's input (structured output): streamed as text, never a call. */
+  | { readonly kind: 'answer'; readonly input: unknown; streamed: boolean }
   | { readonly kind: 'other' };
 
 interface Call {
@@ -21,7 +23,9 @@ interface Call {
  * the response's calls), a `reasoning` part when a `thinking` or `redacted_thinking` block ends
  * (the block as it must be sent back, signature included). `end()` gives the rest once the
  * stream is over: the complete `tool-call`s, `usage` (input counts cache writes and reads) and
- * the `finish` — or undefined when no `message_stop` came, a response cut short.
+ * the `finish` — or undefined when no `message_stop` came, a response cut short. With an
+ * `answerTool` (structured output), that tool's input is the answer: its JSON goes out as
+ * `text-delta` events, and it is no call.
  *
  * @example
  * ```ts
@@ -33,6 +37,8 @@ interface Call {
 export class AnthropicStreamAssembler {
   private readonly blocks = new Map<number, Block>();
   private readonly calls: Call[] = [];
+
+  constructor(private readonly answerTool?: string) {}
   private readonly usage = { input: 0, cacheWrite: 0, cacheRead: 0, output: 0, seen: false };
   private responseId?: string;
   private responseModel?: string;
@@ -101,7 +107,9 @@ export class AnthropicStreamAssembler {
     const block = event.content_block;
     if (typeof event.index !== 'number' || block === undefined) return;
     let entry: Block = { kind: 'other' };
-    if (block.type === 'tool_use' && typeof block.name === 'string') {
+    if (block.type === 'tool_use' && this.answerTool !== undefined && block.name === this.answerTool) {
+      entry = { kind: 'answer', input: block.input, streamed: false };
+    } else if (block.type === 'tool_use' && typeof block.name === 'string') {
       this.calls.push({ id: typeof block.id === 'string' ? block.id : '', name: block.name, input: block.input, args: '' });
       entry = { kind: 'tool', call: this.calls.length - 1 };
     } else if (block.type === 'thinking') {
@@ -120,6 +128,11 @@ export class AnthropicStreamAssembler {
         if (typeof delta.text === 'string' && delta.text.length > 0) emit({ type: 'text-delta', text: delta.text });
         return;
       case 'input_json_delta': {
+        if (block?.kind === 'answer' && typeof delta.partial_json === 'string' && delta.partial_json.length > 0) {
+          block.streamed = true;
+          emit({ type: 'text-delta', text: delta.partial_json });
+          return;
+        }
         if (block?.kind !== 'tool' || typeof delta.partial_json !== 'string') return;
         const call = this.calls[block.call];
         call.args += delta.partial_json;
@@ -138,7 +151,11 @@ export class AnthropicStreamAssembler {
 
   private stop(event: AnthropicStreamEvent, emit: (event: ProviderEvent) => void): void {
     const block = typeof event.index === 'number' ? this.blocks.get(event.index) : undefined;
-    if (block?.kind === 'thinking') {
+    if (block?.kind === 'answer' && !block.streamed) {
+      // an answer whose input came whole with its block
+      const input = typeof block.input === 'object' && block.input !== null ? block.input : {};
+      emit({ type: 'text-delta', text: JSON.stringify(input) });
+    } else if (block?.kind === 'thinking') {
       emit({ type: 'reasoning', part: { provider: 'anthropic', data: { type: 'thinking', thinking: block.thinking, signature: block.signature } } });
     } else if (block?.kind === 'redacted') {
       emit({ type: 'reasoning', part: { provider: 'anthropic', data: { type: 'redacted_thinking', data: block.data } } });

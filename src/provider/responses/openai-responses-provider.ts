@@ -98,6 +98,10 @@ export function openAIResponsesProvider(client: OpenAIResponsesClient, opts: Ope
     out.input = input;
     if (req.tools && req.tools.length > 0) out.tools = req.tools.map(toolOf);
     if (req.temperature !== undefined) out.temperature = req.temperature;
+    if (req.output !== undefined) {
+      const text = typeof out.text === 'object' && out.text !== null ? out.text : {};
+      out.text = { ...text, format: { type: 'json_schema', name: req.output.name, schema: req.output.schema, strict: false } };
+    }
     out.store = store;
     if (!store) out.include = withEncryptedReasoning(params?.include);
     if (previousResponseId !== undefined) out.previous_response_id = previousResponseId;

@@ -32,7 +32,12 @@ async function buildInThisProcess(srcDir: string, outDir: string): Promise<void>
   const { build } = await import('tsup');
   await build({
     config: false,
-    entry: { index: join(srcDir, 'index.ts'), 'testing/index': join(srcDir, 'testing/index.ts') },
+    entry: {
+      index: join(srcDir, 'index.ts'),
+      'testing/index': join(srcDir, 'testing/index.ts'),
+      // the durable bench's worker processes load it (an older src/ may not have it)
+      ...(existsSync(join(srcDir, 'durable', 'index.ts')) ? { 'durable/index': join(srcDir, 'durable', 'index.ts') } : {}),
+    },
     outDir,
     format: ['esm'],
     target: 'node20',

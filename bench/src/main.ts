@@ -1,6 +1,8 @@
 import './node-switch.js'; // --node=22|24: re-runs under that Node before anything else loads
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { buildDir } from './build-ours.js';
+import { durableLine, durableTable, measureDurable, type DurableResult } from './durable.js';
 import { hasGc } from './measure.js';
 import { measureMemory } from './memory.js';
 import { headline, measureOverhead, overheadTable, scalingTable } from './overhead.js';
@@ -21,7 +23,8 @@ import type { System } from './workload.js';
  * `npm run bench [-- --quick] [-- --only=post-gc,server,overhead,streaming,deltas,memory] [-- --sizes=1000,10000]
  * [-- --post-gc-sizes=1,10,1000] [-- --post-gc-at-once] [-- --server-c=10,100,1000,10000] [-- --server-turns=20] [-- --server-warm=150] [-- --server-runs=5]
  * [-- --systems=floor,ours (bare)] [-- --node=20,22,24] [-- --peers=pinned|next] [-- --from-source] [-- --out=bench/last-run.md]
- * [-- --max-turn-ms=5000]`.
+ * [-- --max-turn-ms=5000] [-- --only=durable [--durable-turns=3000] [--durable-workers=4] [--durable-concurrency=16]
+ * [--durable-inflight=64] [--durable-pool=5]]`.
  * Prints markdown tables; never fails on a slow figure (benchmarks are not tests). In the
  * back-to-back section a system is left out of a size where its turn would take longer than
  * `--max-turn-ms` (2 s in quick mode, 5 s otherwise), as projected from the sizes before or as
@@ -31,6 +34,9 @@ import type { System } from './workload.js';
  * `--peers=next` runs the peers' newest releases (Node >= 22, the default there), `pinned` the
  * ones of bench/package.json (the default on Node 20): see peers.ts. `--post-gc-at-once` times
  * each post-GC turn right after its `gc()`, while the helper threads still sweep (post-gc.ts).
+ * `--only=durable` (never part of the default set: it needs a database and worker processes)
+ * runs durable turns through pg-boss worker processes (durable.ts); the report's last line is then
+ * its one-line summary.
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -138,7 +144,27 @@ if (only.has('memory')) {
   out.push(await measureMemory([main, floor, ...peers], { turns, log }));
 }
 
+let durable: DurableResult | undefined;
+if (only.has('durable')) {
+  log('durable…');
+  const workers = Number(option('durable-workers') ?? 4);
+  const concurrency = Number(option('durable-concurrency') ?? 16);
+  durable = await measureDurable({
+    turns: Number(option('durable-turns') ?? (quick ? 600 : 3000)),
+    warm: quick ? 100 : 300,
+    workers,
+    concurrency,
+    inflight: Number(option('durable-inflight') ?? workers * concurrency),
+    poolMax: Number(option('durable-pool') ?? 5),
+    ceilingMs: quick ? 3_000 : 10_000,
+    library: flag('from-source') ? 'src' : buildDir,
+    log,
+  });
+  out.push('', '## Durable turns through pg-boss worker processes', '', durableTable(durable));
+}
+
 out.push('', `Total bench time: ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+if (durable) out.push('', durableLine(durable)); // the last line
 const text = out.join('\n');
 console.log(text);
 const file = option('out');

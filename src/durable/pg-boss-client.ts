@@ -30,4 +30,6 @@ export interface PgBossClient {
     handler: (jobs: PgBossJob<T>[]) => Promise<unknown>,
   ): Promise<string>;
   offWork(options: { id: string }): Promise<unknown>;
+  /** Makes a worker of this process fetch now instead of at its next poll. */
+  notifyWorker(workerId: string): void;
 }

@@ -2,7 +2,8 @@ import { lastValueFrom } from 'rxjs';
 import { nextQueued, type DurableAgent } from './durable-agent.js';
 import { ConversationBusyError } from './durable-errors.js';
 import { isStoreId } from './durable-ids.js';
-import type { PgBossClient } from './pg-boss-client.js';
+import { jobWakeUps, type WakeUps } from './job-wake-ups.js';
+import type { PgBossClient, PgBossJob } from './pg-boss-client.js';
 import type { StoredTurn, TurnStore } from './turn-store.js';
 
 /** Options of `turnQueue`. */
@@ -23,13 +24,26 @@ export interface TurnQueueOptions {
    * it) waits before its job asks again: the job is sent again with this `startAfter`. Default 2.
    */
   readonly busyRetrySeconds?: number;
+  /**
+   * Wake-ups without polling: after each job it sends, the queue NOTIFYs a channel of its own
+   * through `wakeUps.query`, and `work` LISTENs on it through `wakeUps.listen`, so a submit or a
+   * decision on any instance makes an idle worker fetch at once. Pass `poolDriver(pool)` on every
+   * instance (app instances send, workers listen; a listening process holds one of the pool's
+   * connections). Without it, or where the driver has no `listen` (PGlite behind a socket),
+   * workers find jobs by polling, as they still do for a notification that was lost.
+   */
+  readonly wakeUps?: WakeUps;
 }
 
 /** Turns as pg-boss jobs: `enqueue` is `durableAgent`'s `onReady`; `work` runs them here. */
 export interface TurnQueue {
   readonly name: string;
   enqueue(turn: StoredTurn): Promise<void>;
-  /** Runs up to `concurrency` turns at once in this process (default 4); resolves when polling started. */
+  /**
+   * Runs up to `concurrency` turns at once in this process (default 4); resolves when polling
+   * started. Each slot polls every `pollingIntervalSeconds` (default 0.5, pg-boss's minimum) for
+   * jobs no wake-up announced, and fetches again at once after each job.
+   */
   work(durable: DurableAgent, options?: { concurrency?: number; pollingIntervalSeconds?: number }): Promise<void>;
   /** Stops this process's workers (running turns finish first). */
   stop(): Promise<void>;
@@ -37,7 +51,9 @@ export interface TurnQueue {
 
 /**
  * A queue of turns on pg-boss (10.x: the newest release that runs on Node 20), shared by any
- * number of worker processes on any machines. At most one turn per conversation runs at a time,
+ * number of worker processes on any machines. Workers start a job as soon as it is sent: a job
+ * sent in this process wakes an idle slot here, and with `wakeUps` a NOTIFY wakes one in every
+ * process (`jobWakeUps`); pg-boss's polling stays the fallback. At most one turn per conversation runs at a time,
  * and a conversation's queued turns start in the order they were submitted; a busy conversation
  * never holds up another's turns. pg-boss's `singleton` policy would hold them up: its fetch
  * takes the oldest jobs and, when the first one's key is already active, fails on the unique
@@ -62,7 +78,7 @@ export interface TurnQueue {
  * import PgBoss from 'pg-boss';
  * const boss = new PgBoss(process.env.DATABASE_URL!);
  * await boss.start();
- * const queue = await turnQueue(boss);
+ * const queue = await turnQueue(boss, { wakeUps: poolDriver(pool) });
  * const durable = durableAgent(agent, { store, onReady: queue.enqueue });
  * await queue.work(durable, { concurrency: 8 });
  * await durable.submit({ message: 'tidy the repo', conversationId: 'c1' });
@@ -75,8 +91,10 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
   const busyRetrySeconds = options.busyRetrySeconds ?? 2;
   await boss.createQueue(name, { name, policy: 'standard', expireInSeconds, retryLimit, retryDelay: 0 });
   await boss.updateQueue(name, { name, policy: 'standard' }); // a queue created `singleton` by an earlier release
+  const wake = jobWakeUps(boss, name, options.wakeUps);
   const send = async (turnId: string, startAfter?: number): Promise<void> => {
     await boss.send(name, { turnId }, { expireInSeconds, retryLimit, ...(startAfter === undefined ? {} : { startAfter }) });
+    if (startAfter === undefined) await wake.sent(); // a job due later is found by a poll
   };
   /** The conversation's next queued turn gets a job when none of its turns runs: it starts now, and one whose enqueue failed starts at all. */
   const nudge = async (store: TurnStore, conversationId: string): Promise<void> => {
@@ -91,33 +109,48 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
       await send(turn.turnId);
     },
     async work(durable, workOptions = {}) {
+      const run = async (job: PgBossJob<unknown>): Promise<void> => {
+        const turnId = turnIdOf(job.data);
+        if (turnId === undefined) {
+          durable.agent.resolved.logger.warn({ queue: name, jobId: job.id }, 'turn queue: dropped a job whose payload is not { turnId }');
+          return;
+        }
+        try {
+          await lastValueFrom(durable.continue(turnId, { takeOver: job.retryCount > 0, exclusive: true }), { defaultValue: undefined });
+        } catch (error) {
+          if (!(error instanceof ConversationBusyError)) throw error; // the job fails; pg-boss retries it (a takeover)
+          await send(turnId, busyRetrySeconds); // before this job completes: a crash in between leaves a duplicate, never nothing
+          return nudge(durable.store, error.conversationId);
+        }
+        const conversationId = (await durable.store.getTurn(turnId))?.conversationId;
+        if (conversationId) await nudge(durable.store, conversationId);
+      };
       const concurrency = workOptions.concurrency ?? 4;
       for (let i = 0; i < concurrency; i += 1) {
-        const id = await boss.work<unknown>(
+        let id: string | undefined; // pg-boss names the slot once it started polling
+        id = await boss.work<unknown>(
           name,
           { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: workOptions.pollingIntervalSeconds ?? 0.5 },
           async ([job]) => {
-            const turnId = turnIdOf(job.data);
-            if (turnId === undefined) {
-              durable.agent.resolved.logger.warn({ queue: name, jobId: job.id }, 'turn queue: dropped a job whose payload is not { turnId }');
-              return;
-            }
+            const slot = id;
+            if (slot === undefined) return run(job);
+            wake.busy(slot);
             try {
-              await lastValueFrom(durable.continue(turnId, { takeOver: job.retryCount > 0, exclusive: true }), { defaultValue: undefined });
-            } catch (error) {
-              if (!(error instanceof ConversationBusyError)) throw error; // the job fails; pg-boss retries it (a takeover)
-              await send(turnId, busyRetrySeconds); // before this job completes: a crash in between leaves a duplicate, never nothing
-              return nudge(durable.store, error.conversationId);
+              return await run(job);
+            } finally {
+              wake.idle(slot);
+              boss.notifyWorker(slot); // fetch again at once: more jobs may be waiting
             }
-            const conversationId = (await durable.store.getTurn(turnId))?.conversationId;
-            if (conversationId) await nudge(durable.store, conversationId);
           },
         );
+        wake.idle(id);
         workers.push(id);
       }
+      await wake.listen();
     },
     async stop() {
       await Promise.all(workers.splice(0).map((id) => boss.offWork({ id })));
+      await wake.stop();
     },
   };
 }

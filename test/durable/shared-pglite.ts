@@ -16,6 +16,11 @@ export async function startSharedPglite(): Promise<void> {
   await (shared ??= PGlite.create());
 }
 
+/** The file's PGlite itself (for what shares it with the stores: a pg-boss, LISTEN/NOTIFY). */
+export async function sharedPglite(): Promise<PGlite> {
+  return (shared ??= PGlite.create());
+}
+
 /** A store on the file's PGlite, in a new schema (the store's `close()` leaves the PGlite open). */
 export async function sharedPgliteStore(options: { pollMs?: number } = {}): Promise<TurnStore> {
   const db = await (shared ??= PGlite.create());

@@ -18,8 +18,8 @@ export interface JobWakeUps {
   wakeOne(): void;
   /** After a job was sent: wakes a slot here, and NOTIFYs every process that listens. Never rejects: a lost wake-up leaves the job to a poll. */
   sent(): Promise<void>;
-  /** LISTENs for the other instances' wake-ups (once, where `wakeUps` can listen). */
-  listen(): Promise<void>;
+  /** LISTENs for the other instances' wake-ups (once, where `wakeUps` can listen); true when it does. */
+  listen(): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -64,7 +64,7 @@ export function jobWakeUps(boss: PgBossClient, queueName: string, wakeUps: WakeU
     },
     async listen() {
       unlisten ??= wakeUps?.listen ? wakeUps.listen(channel, wakeOne) : Promise.resolve(undefined);
-      await unlisten;
+      return (await unlisten) !== undefined;
     },
     async stop() {
       const off = await unlisten?.catch(() => undefined);

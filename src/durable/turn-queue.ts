@@ -21,7 +21,9 @@ export interface TurnQueueOptions {
   readonly retryLimit?: number;
   /**
    * How long a turn whose conversation is busy (another turn of it running, or one queued before
-   * it) waits before its job asks again: the job is sent again with this `startAfter`. Default 2.
+   * it) waits before its job asks again: the job is sent again with this `startAfter`, and the
+   * next poll after that finds it (a conversation's next turn also gets a job at once when its
+   * running turn ends). Default 2.
    */
   readonly busyRetrySeconds?: number;
   /**
@@ -41,8 +43,9 @@ export interface TurnQueue {
   enqueue(turn: StoredTurn): Promise<void>;
   /**
    * Runs up to `concurrency` turns at once in this process (default 4); resolves when polling
-   * started. Each slot polls every `pollingIntervalSeconds` (default 0.5, pg-boss's minimum) for
-   * jobs no wake-up announced, and fetches again at once after each job.
+   * started. Each slot fetches again at once after each job, and polls every
+   * `pollingIntervalSeconds` for jobs no wake-up announced: default 5 where it LISTENs for
+   * `wakeUps` (polls are only the fallback then), else 0.5 (pg-boss's minimum).
    */
   work(durable: DurableAgent, options?: { concurrency?: number; pollingIntervalSeconds?: number }): Promise<void>;
   /** Stops this process's workers (running turns finish first). */
@@ -126,11 +129,13 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
         if (conversationId) await nudge(durable.store, conversationId);
       };
       const concurrency = workOptions.concurrency ?? 4;
+      const listening = await wake.listen(); // before the slots: a wake-up that comes first is what their first fetch finds
+      const pollingIntervalSeconds = workOptions.pollingIntervalSeconds ?? (listening ? 5 : 0.5);
       for (let i = 0; i < concurrency; i += 1) {
         let id: string | undefined; // pg-boss names the slot once it started polling
         id = await boss.work<unknown>(
           name,
-          { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: workOptions.pollingIntervalSeconds ?? 0.5 },
+          { batchSize: 1, includeMetadata: true, pollingIntervalSeconds },
           async ([job]) => {
             const slot = id;
             if (slot === undefined) return run(job);
@@ -146,7 +151,6 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
         wake.idle(id);
         workers.push(id);
       }
-      await wake.listen();
     },
     async stop() {
       await Promise.all(workers.splice(0).map((id) => boss.offWork({ id })));

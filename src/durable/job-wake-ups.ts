@@ -14,7 +14,7 @@ export interface JobWakeUps {
   idle(workerId: string): void;
   /** A slot took a job. */
   busy(workerId: string): void;
-  /** Makes one idle slot of this process fetch now (in turn, so wake-ups in a row reach different slots). */
+  /** Makes the idle slot of this process that was woken or busy longest ago fetch now, so wake-ups in a row reach different slots. */
   wakeOne(): void;
   /** After a job was sent: wakes a slot here, and NOTIFYs every process that listens. Never rejects: a lost wake-up leaves the job to a poll. */
   sent(): Promise<void>;
@@ -42,16 +42,18 @@ export interface JobWakeUps {
  */
 export function jobWakeUps(boss: PgBossClient, queueName: string, wakeUps: WakeUps | undefined): JobWakeUps {
   const channel = wakeChannel(queueName);
+  // the idle slots, the one woken or busy longest ago first: the last one may be fetching already
   const idle: string[] = [];
-  let next = 0;
   let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
   const wakeOne = (): void => {
-    if (idle.length === 0) return; // every slot is in a job: each fetches again when it ends
-    boss.notifyWorker(idle[next++ % idle.length]);
+    const slot = idle.shift();
+    if (slot === undefined) return; // every slot is in a job: each fetches again when it ends
+    idle.push(slot);
+    boss.notifyWorker(slot);
   };
   return {
     idle(workerId) {
-      if (!idle.includes(workerId)) idle.push(workerId);
+      if (!idle.includes(workerId)) idle.push(workerId); // last: it fetches again as it ends its job
     },
     busy(workerId) {
       const at = idle.indexOf(workerId);

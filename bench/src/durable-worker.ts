@@ -5,7 +5,7 @@
  * its first event, and when a turn ended; on request it reports its counts, or measures single-row
  * insert commits over the same connections (PostgreSQL's ceiling).
  *
- *   argv: <database url> <postgres|pglite> <concurrency> <pool max> <library: src|build dir> <queue name>
+ *   argv: <database url> <postgres|pglite> <concurrency> <pool max> <library: src|build dir> <queue name> <wake-ups: on|off>
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,13 +16,14 @@ import type * as Lib from '../../src/index.js';
 import type * as Testing from '../../src/testing/index.js';
 import { durableBenchAgent } from './durable-bench-agent.js';
 import { countingBossDb, countingPool, noCounts } from './durable-counts.js';
+import { processCpuMs } from './durable-cpu.js';
 
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'parked'; turnId: string; requestId: string }
   | { type: 'resumed'; turnId: string; at: number }
   | { type: 'ended'; turnId: string; status: string; at: number }
-  | { type: 'counts'; counts: ReturnType<typeof noCounts> }
+  | { type: 'counts'; counts: ReturnType<typeof noCounts>; cpuMs: number }
   | { type: 'ceiling'; commits: number; ms: number };
 
 /** What the parent asks (it ends a worker with a signal: every turn is over by then, nothing to finish). */
@@ -45,7 +46,7 @@ export async function loadLibrary(from: string): Promise<{ lib: typeof Lib; test
 export const now = (): number => performance.timeOrigin + performance.now();
 
 async function main(): Promise<void> {
-  const [url, backend, concurrency, poolMax, from, queueName] = process.argv.slice(2);
+  const [url, backend, concurrency, poolMax, from, queueName, wake] = process.argv.slice(2);
   const send = (message: WorkerMessage) => process.send!(message);
   const { lib, testing, durable } = await loadLibrary(from);
   const counts = noCounts();
@@ -58,7 +59,9 @@ async function main(): Promise<void> {
   const boss = new PgBoss({ db: countingBossDb(bossPool, counts), schedule: false } as PgBoss.ConstructorOptions);
   boss.on('error', () => undefined);
   await boss.start();
-  const queue = await durable.turnQueue(boss, { name: queueName, expireInSeconds: 600 });
+  // LISTEN holds one connection of pg-boss's pool, which has the fewest queries to run
+  const wakeUps = wake === 'on' ? durable.poolDriver(countingPool(bossPool, counts), pglite ? { listen: false } : {}) : undefined;
+  const queue = await durable.turnQueue(boss, { name: queueName, expireInSeconds: 600, ...(wakeUps ? { wakeUps } : {}) });
 
   const resuming = new Set<string>();
   const watched: Durable.TurnStore = {
@@ -82,7 +85,7 @@ async function main(): Promise<void> {
   await queue.work(durable.durableAgent(durableBenchAgent(lib, testing), { store: watched, onReady: queue.enqueue }), { concurrency: Number(concurrency) });
 
   process.on('message', (message: ParentMessage) => {
-    if (message.type === 'counts') send({ type: 'counts', counts: { ...counts } });
+    if (message.type === 'counts') send({ type: 'counts', counts: { ...counts, byKind: { ...counts.byKind } }, cpuMs: processCpuMs() });
     if (message.type === 'ceiling') void ceiling([storePool, bossPool], max, message.ms).then((commits) => send({ type: 'ceiling', commits, ms: message.ms }));
   });
   send({ type: 'ready' });

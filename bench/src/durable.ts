@@ -4,6 +4,7 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { durableBenchAgent } from './durable-bench-agent.js';
 import { addCounts, countingBossDb, countingPool, noCounts, subCounts, type Counts } from './durable-counts.js';
+import { backendCpuMs, processCpuMs } from './durable-cpu.js';
 import { openBenchDatabase } from './durable-database.js';
 import { loadLibrary, now, type ParentMessage, type WorkerMessage } from './durable-worker.js';
 
@@ -19,12 +20,22 @@ export interface DurableOptions {
   readonly concurrency: number;
   /** Turns submitted and not yet ended, at most (a closed loop). */
   readonly inflight: number;
+  /** Turns of the light-load run after it: one under way per worker process. */
+  readonly light: number;
   /** `max` of each process's two pools (the store's, pg-boss's). */
   readonly poolMax: number;
   readonly ceilingMs: number;
+  /** `turnQueue`'s LISTEN/NOTIFY wake-ups (`wakeUps`) on every instance; off: workers find jobs by polling. */
+  readonly wakeUps: boolean;
   /** 'src' (through tsx) or the bench's build directory. */
   readonly library: string;
   readonly log: (line: string) => void;
+}
+
+export interface Percentiles {
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
 }
 
 /** What the durable bench measured. */
@@ -32,10 +43,16 @@ export interface DurableResult {
   readonly options: DurableOptions;
   readonly database: string;
   readonly turnsPerSecond: number;
-  /** Decision committed → the resumed turn's first event stored, ms. */
-  readonly resume: { readonly p50: number; readonly p99: number; readonly max: number };
+  /** Decision committed → the resumed turn's first event stored, ms: in the throughput run, and at light load. */
+  readonly resume: Percentiles;
+  readonly lightResume: Percentiles;
   /** Submit → ended, ms. */
-  readonly turn: { readonly p50: number; readonly p99: number };
+  readonly turn: Percentiles;
+  readonly lightTurn: Percentiles;
+  /** Writes that touched nothing (empty fetches) a second during the light-load run. */
+  readonly lightIdlePerSecond: number;
+  /** CPU ms a turn in the throughput run: the Node processes (workers and app), PostgreSQL's backends (undefined without /proc). */
+  readonly cpu: { readonly node: number; readonly postgres: number | undefined };
   /** Statements a turn, over every process (durable-counts.ts). */
   readonly perTurn: Counts;
   readonly ceiling: number;
@@ -46,7 +63,9 @@ export interface DurableResult {
  * N turns through W worker processes on a fresh database: each turn is submitted (a pg-boss
  * job), runs, parks at an approval, is decided by this process (an app instance that never
  * works), resumes on whichever worker takes the new job, and ends. At most `inflight` turns are
- * under way; a turn that ends lets the next one be submitted. Before the turns, the same worker
+ * under way; a turn that ends lets the next one be submitted. Then `light` turns run with one
+ * under way per worker process: the decision's wait for a worker without a queue of jobs ahead
+ * of it. Before the turns, the same worker
  * processes measure PostgreSQL's ceiling: single-row INSERT commits per second over their pools.
  */
 export async function measureDurable(options: DurableOptions): Promise<DurableResult> {
@@ -66,10 +85,11 @@ export async function measureDurable(options: DurableOptions): Promise<DurableRe
     const boss = new PgBoss({ db: countingBossDb(pools[1], counts), supervise: false, schedule: false } as PgBoss.ConstructorOptions);
     boss.on('error', () => undefined);
     await boss.start();
-    const queue = await durable.turnQueue(boss, { name: queueName, expireInSeconds: 600 });
+    const wakeUps = options.wakeUps ? { wakeUps: durable.poolDriver(countingPool(pools[1], counts), driverOptions) } : {};
+    const queue = await durable.turnQueue(boss, { name: queueName, expireInSeconds: 600, ...wakeUps });
 
     const listeners = new Set<(message: WorkerMessage) => void>();
-    const args = [db.url, db.backend, String(options.concurrency), String(options.poolMax), options.library, queueName];
+    const args = [db.url, db.backend, String(options.concurrency), String(options.poolMax), options.library, queueName, options.wakeUps ? 'on' : 'off'];
     for (let w = 0; w < options.workers; w++) {
       const child = fork(WORKER, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
       child.on('message', (message: WorkerMessage) => listeners.forEach((l) => l(message)));
@@ -105,10 +125,15 @@ export async function measureDurable(options: DurableOptions): Promise<DurableRe
       onReady: queue.enqueue,
     });
     const failures: string[] = [];
-    const countsNow = async () => (await fromAll('counts', { type: 'counts' })).reduce((sum, m) => addCounts(sum, m.counts), { ...counts });
+    const countsNow = async () => (await fromAll('counts', { type: 'counts' })).reduce((sum, m) => addCounts(sum, m.counts), { ...counts, byKind: { ...counts.byKind } });
+    /** CPU ms so far: the Node processes (workers and this one), and PostgreSQL's backends of this database. */
+    const cpuNow = async () => ({
+      node: (await fromAll('counts', { type: 'counts' })).reduce((sum, m) => sum + m.cpuMs, processCpuMs()),
+      postgres: await backendCpuMs(pools[0]),
+    });
 
     /** Runs `n` turns, at most `inflight` at once; resolves when all ended. */
-    const run = (phase: string, n: number) =>
+    const run = (phase: string, n: number, inflight = options.inflight) =>
       new Promise<{ ms: number; resume: number[]; turn: number[] }>((resolve) => {
         const resume: number[] = [];
         const turn: number[] = [];
@@ -143,15 +168,25 @@ export async function measureDurable(options: DurableOptions): Promise<DurableRe
           }
         };
         listeners.add(listener);
-        for (let k = 0; k < Math.min(options.inflight, n); k++) submit();
+        for (let k = 0; k < Math.min(inflight, n); k++) submit();
       });
 
     log(`durable: ${options.warm} warm-up turns…`);
     await run('warm', options.warm);
     const before = await countsNow();
+    const cpuBefore = await cpuNow();
     log(`durable: ${options.turns} turns…`);
     const measured = await run('bench', options.turns);
     const perTurn = subCounts(await countsNow(), before);
+    const cpuAfter = await cpuNow();
+    const cpu = {
+      node: (cpuAfter.node - cpuBefore.node) / options.turns,
+      postgres: cpuAfter.postgres === undefined || cpuBefore.postgres === undefined ? undefined : (cpuAfter.postgres - cpuBefore.postgres) / options.turns,
+    };
+    log(`durable: ${options.light} turns at light load…`);
+    const beforeLight = await countsNow();
+    const light = await run('light', options.light, options.workers);
+    const lightIdle = subCounts(await countsNow(), beforeLight).idle / (light.ms / 1000);
     const per = (k: Exclude<keyof Counts, 'byKind'>) => perTurn[k] / options.turns;
     const byKind = Object.fromEntries(Object.entries(perTurn.byKind).map(([k, v]) => [k, v / options.turns]));
     await Promise.all(children.map((child) => new Promise((resolve) => (child.once('exit', resolve), child.kill()))));
@@ -161,8 +196,12 @@ export async function measureDurable(options: DurableOptions): Promise<DurableRe
       options,
       database: db.label,
       turnsPerSecond: (options.turns * 1000) / measured.ms,
-      resume: { p50: percentile(measured.resume, 0.5), p99: percentile(measured.resume, 0.99), max: percentile(measured.resume, 1) },
-      turn: { p50: percentile(measured.turn, 0.5), p99: percentile(measured.turn, 0.99) },
+      resume: percentiles(measured.resume),
+      lightResume: percentiles(light.resume),
+      turn: percentiles(measured.turn),
+      lightTurn: percentiles(light.turn),
+      lightIdlePerSecond: lightIdle,
+      cpu,
       perTurn: { storeWrites: per('storeWrites'), storeReads: per('storeReads'), queueWrites: per('queueWrites'), queueReads: per('queueReads'), idle: per('idle'), notifies: per('notifies'), byKind },
       ceiling,
       failures,
@@ -174,6 +213,8 @@ export async function measureDurable(options: DurableOptions): Promise<DurableRe
   }
 }
 
+const percentiles = (values: readonly number[]): Percentiles => ({ p50: percentile(values, 0.5), p99: percentile(values, 0.99), max: percentile(values, 1) });
+
 /** The nearest-rank percentile (`q` 0–1) of `values`. */
 function percentile(values: readonly number[], q: number): number {
   if (values.length === 0) return Number.NaN;
@@ -181,6 +222,7 @@ function percentile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
 
+const ms = (p: Percentiles) => `${fixed(p.p50, 1)} / ${fixed(p.p99, 1)} / ${fixed(p.max, 1)}`;
 const fixed = (value: number, digits: number) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** The durable bench's markdown table. */
@@ -190,11 +232,15 @@ export function durableTable(r: DurableResult): string {
   const rows = [
     ['database', r.database],
     ['worker processes × turns each at once; turns in flight', `${o.workers} × ${o.concurrency}; ${o.inflight}`],
+    ['how workers find jobs', o.wakeUps ? 'LISTEN/NOTIFY wake-ups (`wakeUps`), polling every 5 s as the fallback' : 'polling every 0.5 s (`--durable-polling`)'],
     ['turns measured (after warm-up turns)', `${fixed(o.turns, 0)} (${o.warm})`],
     ['**turns/s**, first submit to last end', `**${fixed(r.turnsPerSecond, 1)}**`],
-    ['decision committed → resumed turn stored its first event, p50 / p99 / max (ms)', `${fixed(r.resume.p50, 1)} / ${fixed(r.resume.p99, 1)} / ${fixed(r.resume.max, 1)}`],
-    ['submit → turn ended, p50 / p99 (ms)', `${fixed(r.turn.p50, 0)} / ${fixed(r.turn.p99, 0)}`],
+    ['decision committed → resumed turn stored its first event, p50 / p99 / max (ms)', ms(r.resume)],
+    ['submit → turn ended, p50 / p99 / max (ms)', ms(r.turn)],
+    [`**at light load** (${fixed(o.light, 0)} turns, ${o.workers} under way): decision → resumed, p50 / p99 / max (ms)`, `**${ms(r.lightResume)}**`],
+    ['at light load: submit → turn ended, p50 / p99 / max (ms); empty fetches a second', `${ms(r.lightTurn)}; ${fixed(r.lightIdlePerSecond, 1)}`],
     ['**writes a turn** (statements that inserted, updated or deleted a row): store + pg-boss', `**${fixed(p.storeWrites + p.queueWrites, 1)}**: ${fixed(p.storeWrites, 1)} + ${fixed(p.queueWrites, 1)}`],
+    ['CPU a turn (ms): Node processes (workers + app) + PostgreSQL backends', `${fixed(r.cpu.node, 2)} + ${r.cpu.postgres === undefined ? 'n/a' : fixed(r.cpu.postgres, 2)}`],
     ['reads a turn: store + pg-boss', `${fixed(p.storeReads, 1)} + ${fixed(p.queueReads, 1)}`],
     ['writes that touched nothing a turn (empty fetches), NOTIFYs a turn', `${fixed(p.idle, 1)}, ${fixed(p.notifies, 1)}`],
     [`PostgreSQL ceiling: single-row INSERT commits/s, ${o.workers} processes × 2 pools × ${o.poolMax} connections`, fixed(r.ceiling, 0)],
@@ -212,8 +258,12 @@ const kinds = (byKind: Record<string, number>): string =>
     .map(([k, v]) => `${k.replaceAll('|', '/')} ${fixed(v, 1)}`)
     .join(', ');
 
-/** The durable bench's one-line summary (the report's last line). */
+/**
+ * The durable bench's one-line summary (the report's last line): throughput and writes from the
+ * throughput run, decision to resume at light load (the wait for a worker, not for the jobs
+ * queued ahead of it; the table has both).
+ */
 export function durableLine(r: DurableResult): string {
   const p = r.perTurn;
-  return `durable: ${r.turnsPerSecond.toFixed(1)} turns/s, decision to resume p50 ${r.resume.p50.toFixed(1)} ms p99 ${r.resume.p99.toFixed(1)} ms, ${(p.storeWrites + p.queueWrites).toFixed(1)} writes a turn, PostgreSQL ceiling ${r.ceiling.toFixed(0)} commits/s`;
+  return `durable: ${r.turnsPerSecond.toFixed(1)} turns/s, decision to resume p50 ${r.lightResume.p50.toFixed(1)} ms p99 ${r.lightResume.p99.toFixed(1)} ms, ${(p.storeWrites + p.queueWrites).toFixed(1)} writes a turn, PostgreSQL ceiling ${r.ceiling.toFixed(0)} commits/s`;
 }

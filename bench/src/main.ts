@@ -24,7 +24,7 @@ import type { System } from './workload.js';
  * [-- --post-gc-sizes=1,10,1000] [-- --post-gc-at-once] [-- --server-c=10,100,1000,10000] [-- --server-turns=20] [-- --server-warm=150] [-- --server-runs=5]
  * [-- --systems=floor,ours (bare)] [-- --node=20,22,24] [-- --peers=pinned|next] [-- --from-source] [-- --out=bench/last-run.md]
  * [-- --max-turn-ms=5000] [-- --only=durable [--durable-turns=3000] [--durable-workers=4] [--durable-concurrency=16]
- * [--durable-inflight=64] [--durable-pool=5]]`.
+ * [--durable-inflight=64] [--durable-pool=5] [--durable-light=300] [--durable-polling]]`.
  * Prints markdown tables; never fails on a slow figure (benchmarks are not tests). In the
  * back-to-back section a system is left out of a size where its turn would take longer than
  * `--max-turn-ms` (2 s in quick mode, 5 s otherwise), as projected from the sizes before or as
@@ -155,8 +155,10 @@ if (only.has('durable')) {
     workers,
     concurrency,
     inflight: Number(option('durable-inflight') ?? workers * concurrency),
+    light: Number(option('durable-light') ?? (quick ? 100 : 300)),
     poolMax: Number(option('durable-pool') ?? 5),
     ceilingMs: quick ? 3_000 : 10_000,
+    wakeUps: !flag('durable-polling'),
     library: flag('from-source') ? 'src' : buildDir,
     log,
   });

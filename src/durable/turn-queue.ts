@@ -30,8 +30,8 @@ export interface TurnQueueOptions {
    * Wake-ups without polling: after each job it sends, the queue NOTIFYs a channel of its own
    * through `wakeUps.query`, and `work` LISTENs on it through `wakeUps.listen`, so a submit or a
    * decision on any instance makes an idle worker fetch at once. Pass `poolDriver(pool)` on every
-   * instance (app instances send, workers listen; a listening process holds one of the pool's
-   * connections). Without it, or where the driver has no `listen` (PGlite behind a socket),
+   * instance (app instances send, workers listen). A listening process holds one of the pool's
+   * connections, and its NOTIFYs need another: give it a pool of at least 2. Without it, or where the driver has no `listen` (PGlite behind a socket),
    * workers find jobs by polling, as they still do for a notification that was lost.
    */
   readonly wakeUps?: WakeUps;

@@ -88,6 +88,21 @@ export type TurnEvent =
   | { readonly type: 'usage'; readonly inputTokens: number; readonly outputTokens: number }
   | {
       /**
+       * An event of a sub-agent's turn that a call of this turn runs (`delegateTool`), nested under
+       * that call: it comes after the call's `tool-call` event and before its `tool-result`.
+       * `parentCallId` is the call's id, `agent` the sub-agent's name; `event` is the sub-agent's
+       * event, scrubbed (every event of its turn but its `done`, which becomes the call's result;
+       * a grandchild's events come nested twice). Its `usage` events count into this turn's
+       * `done.usage`.
+       */
+      readonly type: 'delegate';
+      readonly iteration: number;
+      readonly parentCallId: string;
+      readonly agent: string;
+      readonly event: NestedEvent;
+    }
+  | {
+      /**
        * What the provider said about the response it sent (OpenAI: the completion's id and model).
        * Emitted once per request, after its text and usage, only by a provider that reports an id
        * or a model; the scripted model reports none.
@@ -116,6 +131,9 @@ export type TurnEvent =
        */
       readonly object?: unknown;
     };
+
+/** An event of a sub-agent's turn as its parent's `delegate` event carries it: any but `done`. */
+export type NestedEvent = Exclude<TurnEvent, { readonly type: 'done' }>;
 
 /** Tokens a provider reported. */
 export interface TokenUsage {

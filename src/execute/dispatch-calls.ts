@@ -1,8 +1,9 @@
-import { concatMap, from, mergeMap, NEVER, type Observable, type OperatorFunction, takeUntil } from 'rxjs';
+import { concatMap, from, mergeMap, NEVER, type Observable, type OperatorFunction, takeUntil, tap } from 'rxjs';
 import type { ParsedCall, PreparedCall, SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import { continueWith } from '../core/continue-with.js';
 import type { IterationContext } from '../context/resolved-execution.js';
+import { BatchRun } from './batch-run.js';
 import { closeUnfinished } from './close-unfinished.js';
 import { collectBatch } from './collect-batch.js';
 import { dispatchMode } from './dispatch-mode.js';
@@ -15,7 +16,9 @@ import { journaledRun } from './journaled-run.js';
  * (`dispatchMode` decides), cut by `takeUntil(cancel$)`. On the turn's cancellation no further
  * tool starts, running tools are torn down (their signals abort), finished slots keep their
  * results, and every unfinished slot closes `interrupted` (`closeUnfinished`; slots filled by
- * preparation keep their outcome). A turn without a signal (`cancel$` is `NEVER`) has neither
+ * preparation keep their outcome). A running call that runs a sub-agent's turn (`delegateTool`)
+ * hears of the cancellation just before the cut (`BatchRun`), so its sub-agent's closing events
+ * still come before the call's own result. A turn without a signal (`cancel$` is `NEVER`) has neither
  * step: each of its calls ends with its result. Prepared calls are collected into the batch first
  * (`collectBatch`), since the mode depends on the whole batch.
  *
@@ -49,13 +52,16 @@ export function dispatchCalls(it: IterationContext, calls?: readonly ParsedCall[
  * ```
  */
 export function dispatchBatch(it: IterationContext, batch: readonly PreparedCall[]): Observable<TurnEvent | SlotResult> {
-  const { journal, cancel$ } = it.turn;
+  const { journal } = it.turn;
+  // nothing can cancel a turn without a signal: each call ends with its result, none is left to close
+  const shared = it.turn.cancel$ === NEVER ? undefined : new BatchRun(it.resolved.logger);
   const run = journal
-    ? (call: PreparedCall): Observable<TurnEvent | SlotResult> => journaledRun(it, call, journal)
-    : (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call);
+    ? (call: PreparedCall): Observable<TurnEvent | SlotResult> => journaledRun(it, call, journal, shared)
+    : (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call, shared);
   const parallel = dispatchMode(it.resolved.knobs, batch) === 'parallel';
   const dispatched = from(batch).pipe(parallel ? mergeMap(run, it.resolved.knobs.maxParallelTools) : concatMap(run));
-  // nothing can cancel a turn without a signal: each call ends with its result, none is left to close
-  if (cancel$ === NEVER) return dispatched;
+  if (shared === undefined) return dispatched;
+  // calls that run a sub-agent's turn hear of the cancellation first, while their events can still go out
+  const cancel$ = it.turn.cancel$.pipe(tap(() => shared.cancel()));
   return dispatched.pipe(takeUntil(cancel$), closeUnfinished(it, batch));
 }

@@ -5,6 +5,7 @@ import type { IterationContext } from '../context/resolved-execution.js';
 import { emitToolCall, emitToolResult } from './slot-events.js';
 import { recordedSlotResult, slotResult } from './slot-result.js';
 import { runTool } from './run-tool.js';
+import type { BatchRun } from './batch-run.js';
 
 /**
  * Runs one prepared call: its `tool-call` event right before the tool starts, then its slot
@@ -24,16 +25,17 @@ import { runTool } from './run-tool.js';
  * ```
  * @param it The iteration the call belongs to.
  * @param call A prepared call.
+ * @param batch What the batch's calls share (`dispatchBatch` makes one).
  * @return The slot's events and its result.
  */
-export function executeOne(it: IterationContext, call: PreparedCall): Observable<TurnEvent | SlotResult> {
+export function executeOne(it: IterationContext, call: PreparedCall, batch?: BatchRun): Observable<TurnEvent | SlotResult> {
   if (call.filled || !call.tool) return filledSlot(it, call);
   return new Observable((subscriber) => {
     if (it.turn.cancelled()) return subscriber.complete();
     const shown = emitToolCall(it, call, true, subscriber);
     // a consumer that cancels (or unsubscribes) from the tool-call event: the tool never starts
     if (subscriber.closed) return undefined;
-    return runTool(it, call, shown).subscribe(subscriber);
+    return runTool(it, call, shown, batch).subscribe(subscriber);
   });
 }
 

@@ -5,6 +5,7 @@ import type { TurnJournal } from '../core/turn-journal.js';
 import type { SlotResultData } from '../core/turn-snapshot.js';
 import type { IterationContext } from '../context/resolved-execution.js';
 import { executeOne } from './execute-one.js';
+import type { BatchRun } from './batch-run.js';
 
 /**
  * `executeOne` for a turn with a journal (a durable turn): an executable call starts once the
@@ -24,10 +25,11 @@ import { executeOne } from './execute-one.js';
  * @param it The iteration the call belongs to.
  * @param call A prepared call.
  * @param journal Where the turn records its progress.
+ * @param batch What the batch's calls share (`dispatchBatch` makes one).
  * @return The slot's events and its result, as `executeOne`'s.
  */
-export function journaledRun(it: IterationContext, call: PreparedCall, journal: TurnJournal): Observable<TurnEvent | SlotResult> {
-  const run$ = executeOne(it, call).pipe(
+export function journaledRun(it: IterationContext, call: PreparedCall, journal: TurnJournal, batch?: BatchRun): Observable<TurnEvent | SlotResult> {
+  const run$ = executeOne(it, call, batch).pipe(
     concatMap((value) =>
       isTurnEvent(value) ? of(value) : concat(from(journal.finished(toData(value))).pipe(ignoreElements()), of(value)),
     ),

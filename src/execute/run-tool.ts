@@ -10,6 +10,7 @@ import { errorMessage, errorTypeOf, normalizeResult } from './normalize-result.j
 import { emitToolResult } from './slot-events.js';
 import { slotResult } from './slot-result.js';
 import { SlotContext } from './slot-context.js';
+import type { BatchRun } from './batch-run.js';
 
 /**
  * Runs an executable call's tool and ends its slot: the tool's answer — a value, a promise, or
@@ -18,7 +19,9 @@ import { SlotContext } from './slot-context.js';
  * tool's deadline (`timeout({ first })`, `timeoutMs` or `knobs.toolTimeoutMs`) the tool is torn
  * down and fails with a `ToolTimeoutError`. Then the slot result, its `tool-result` event and
  * the `afterToolCall` hooks. Unsubscribing before the answer (cancellation) and the deadline
- * close the slot's signal (`SlotContext`), however late the tool reads it.
+ * close the slot's signal (`SlotContext`), however late the tool reads it. A tool that runs a
+ * sub-agent's turn nests its events into the slot's stream (`parentCallOf(ctx)`), and is told of the
+ * turn's cancellation through `batch` before the slot is cut.
  *
  * ```
  * tool:    ---v|
@@ -33,12 +36,14 @@ import { SlotContext } from './slot-context.js';
  * @param it The iteration the call belongs to.
  * @param call A prepared call with a tool.
  * @param shownArgs The scrubbed arguments its `tool-call` event showed.
+ * @param batch What the batch's calls share (`dispatchBatch` makes one).
  * @return The slot result, then its events.
  */
-export function runTool(it: IterationContext, call: PreparedCall, shownArgs: unknown): Observable<TurnEvent | SlotResult> {
-  return defer(() => {
+export function runTool(it: IterationContext, call: PreparedCall, shownArgs: unknown, batch?: BatchRun): Observable<TurnEvent | SlotResult> {
+  return new Observable<TurnEvent | SlotResult>((subscriber) => {
     const tool = call.tool!;
-    const ctx = new SlotContext(it, call);
+    // the slot's subscriber: a sub-agent's events nest into it until the slot ends
+    const ctx = new SlotContext(it, call, subscriber, batch);
     const started = timed(it) ? it.resolved.clock.now() : 0;
     const { runTool: runner } = it.resolved;
     const answer$ = defer(() => answerOf(runner ? runner(call, () => tool.execute(call.args, ctx)) : tool.execute(call.args, ctx))).pipe(
@@ -60,7 +65,7 @@ export function runTool(it: IterationContext, call: PreparedCall, shownArgs: unk
       takeLast(1),
       catchError((thrown: unknown) => of<Answer>({ threw: true, failure: thrown })),
       mergeMap((answer) => endSlot(it, call, shownArgs, answer, started)),
-    );
+    ).subscribe(subscriber);
   });
 }
 

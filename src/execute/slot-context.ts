@@ -1,13 +1,21 @@
+import type { Subscriber } from 'rxjs';
 import type { PreparedCall } from '../core/calls.js';
+import type { NestedEvent, TurnEvent } from '../core/events.js';
 import type { Ingress } from '../core/ingress.js';
 import type { ToolContext } from '../core/tool.js';
-import type { IterationContext } from '../context/resolved-execution.js';
+import type { IterationContext, TurnContext } from '../context/resolved-execution.js';
 import { switchModel } from '../context/switch-model.js';
+import { scrubCredentials } from '../results/scrub.js';
+import { scrubValue } from '../results/scrub-value.js';
+import type { BatchRun } from './batch-run.js';
+import type { HasParentCall, ParentCall } from './parent-call.js';
 
 /**
  * What a running tool sees of its slot (its `ctx`): `signal`, `callId`, `ingress`,
  * `conversationId` and `switchModel`. The signal is made on first read, or when the slot
  * closes (`close`), so a tool that first reads it after its slot closed still sees it aborted.
+ * Given the slot's subscriber, it is also the `ParentCall` of a tool that runs a sub-agent's
+ * turn (`parentCallOf(ctx)`): its events nest into the slot's stream until the slot ends.
  *
  * @example
  * ```ts
@@ -16,14 +24,18 @@ import { switchModel } from '../context/switch-model.js';
  * ctx.close(); // the slot was torn down: the signal aborts, however late the tool reads it
  * ```
  */
-export class SlotContext implements ToolContext {
+export class SlotContext implements ToolContext, ParentCall, HasParentCall {
   readonly #it: IterationContext;
   readonly #call: PreparedCall;
+  readonly #out: Subscriber<TurnEvent> | undefined;
+  readonly #batch: BatchRun | undefined;
   #controller: AbortController | undefined;
 
-  constructor(it: IterationContext, call: PreparedCall) {
+  constructor(it: IterationContext, call: PreparedCall, out?: Subscriber<TurnEvent>, batch?: BatchRun) {
     this.#it = it;
     this.#call = call;
+    this.#out = out;
+    this.#batch = batch;
   }
 
   get callId(): string {
@@ -51,4 +63,39 @@ export class SlotContext implements ToolContext {
   close(reason?: unknown): void {
     (this.#controller ??= new AbortController()).abort(reason);
   }
+
+  parentCall(): ParentCall | undefined {
+    return this.#out ? this : undefined;
+  }
+
+  get turn(): TurnContext {
+    return this.#it.turn;
+  }
+
+  get toolName(): string {
+    return this.#call.tool?.name ?? this.#call.name;
+  }
+
+  nest(agent: string, event: NestedEvent): void {
+    const out = this.#out;
+    if (out === undefined || out.closed) return;
+    if (this.#it.turn.quiet === true && !carriesUsage(event)) return;
+    const nested: TurnEvent = {
+      type: 'delegate',
+      iteration: this.#it.iteration,
+      parentCallId: this.#call.id,
+      agent: scrubCredentials(agent),
+      event: scrubValue(event),
+    };
+    out.next(nested);
+  }
+
+  onCancel(handler: () => void): () => void {
+    return this.#batch ? this.#batch.onCancel(handler) : noop;
+  }
 }
+
+const noop = (): void => undefined;
+
+/** A `usage` event, or one nested (at any depth) around one. */
+const carriesUsage = (event: NestedEvent): boolean => event.type === 'usage' || (event.type === 'delegate' && carriesUsage(event.event));

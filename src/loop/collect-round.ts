@@ -1,18 +1,21 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import type { SlotResult } from '../core/calls.js';
-import { isTurnEvent, type TurnEvent } from '../core/events.js';
+import { isTurnEvent, type NestedEvent, type TokenUsage, type TurnEvent } from '../core/events.js';
 
 /** A batch's results in slot order, and the receipts of its executions in completion order. */
 export interface RoundResults {
   readonly results: readonly SlotResult[];
   readonly receipts: readonly string[];
+  /** Tokens the batch's sub-agents reported (their nested `usage` events), when any did. */
+  readonly usage?: TokenUsage;
 }
 
 /**
  * Collects a dispatched batch for its history round: passes events through, puts each slot
  * result at its slot, whatever order the results came in (a round's results in slot order, as
- * history takes them), keeps the receipts of the `tool-result` events (completion order), and
- * emits them once the batch completes.
+ * history takes them), keeps the receipts of the `tool-result` events (completion order), sums
+ * the `usage` events nested in `delegate` events (a sub-agent's tokens, at any depth), and emits
+ * them once the batch completes.
  *
  * ```
  * source:  -e-b-e-a|          e: tool-result events, a, b: the results of slots 0 and 1
@@ -30,6 +33,7 @@ export function collectRound(): OperatorFunction<TurnEvent | SlotResult, TurnEve
       const results: SlotResult[] = [];
       const receipts: string[] = [];
       let count = 0;
+      let usage: TokenUsage | undefined;
       return source.subscribe({
         next: (value) => {
           if (!isTurnEvent(value)) {
@@ -38,12 +42,14 @@ export function collectRound(): OperatorFunction<TurnEvent | SlotResult, TurnEve
             return;
           }
           if (value.type === 'tool-result' && value.receipt !== undefined) receipts.push(value.receipt);
+          else if (value.type === 'delegate') usage = addNested(usage, value.event);
           subscriber.next(value);
         },
         error: (err: unknown) => subscriber.error(err),
         complete: () => {
           // slots not from 0, or with gaps: the results that came, in slot order
-          subscriber.next({ results: count === results.length ? results : results.filter(isResult), receipts });
+          const round = { results: count === results.length ? results : results.filter(isResult), receipts };
+          subscriber.next(usage === undefined ? round : { ...round, usage });
           subscriber.complete();
         },
       });
@@ -51,3 +57,11 @@ export function collectRound(): OperatorFunction<TurnEvent | SlotResult, TurnEve
 }
 
 const isResult = (result: SlotResult | undefined): result is SlotResult => result !== undefined;
+
+/** `usage` plus the tokens of a nested `usage` event (at any depth). */
+function addNested(usage: TokenUsage | undefined, event: NestedEvent): TokenUsage | undefined {
+  let inner = event;
+  while (inner.type === 'delegate') inner = inner.event;
+  if (inner.type !== 'usage') return usage;
+  return { inputTokens: (usage?.inputTokens ?? 0) + inner.inputTokens, outputTokens: (usage?.outputTokens ?? 0) + inner.outputTokens };
+}

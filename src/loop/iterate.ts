@@ -210,8 +210,9 @@ function answered(it: IterationContext, response: ModelResponse, parsed: ParsedR
 }
 
 /** The round joins history; then cancellation, the loop detector, `stopWhen` and the iteration cap decide. */
-function afterRound(it: IterationContext, round: Round, collected: RoundResults, usage: TurnSnapshot['usage']): Observable<TurnEvent | IterationStep> {
+function afterRound(it: IterationContext, round: Round, collected: RoundResults, before: TurnSnapshot['usage']): Observable<TurnEvent | IterationStep> {
   const { resolved, snapshot } = it;
+  const usage = collected.usage ? sumUsage(before, collected.usage) : before; // its sub-agents' tokens too
   const added: ChatMessage[] = [];
   appendRound(added, { text: round.text, calls: round.calls, results: collected.results, textMode: round.fromText, reasoning: round.reasoning });
   const history = snapshot.history.concat(added);
@@ -233,7 +234,11 @@ const assistant = (content: string, reasoning?: readonly ReasoningPart[]): ChatM
   reasoning === undefined ? { role: 'assistant', content } : { role: 'assistant', content, reasoning };
 
 function addUsage(snapshot: TurnSnapshot, response: ModelResponse): TurnSnapshot['usage'] {
-  const { inputTokens, outputTokens } = response.usage;
-  if (inputTokens === 0 && outputTokens === 0) return snapshot.usage;
-  return { inputTokens: snapshot.usage.inputTokens + inputTokens, outputTokens: snapshot.usage.outputTokens + outputTokens };
+  return sumUsage(snapshot.usage, response.usage);
+}
+
+function sumUsage(usage: TurnSnapshot['usage'], more: TurnSnapshot['usage']): TurnSnapshot['usage'] {
+  const { inputTokens, outputTokens } = more;
+  if (inputTokens === 0 && outputTokens === 0) return usage;
+  return { inputTokens: usage.inputTokens + inputTokens, outputTokens: usage.outputTokens + outputTokens };
 }

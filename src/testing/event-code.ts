@@ -3,7 +3,8 @@ import type { TurnEvent } from '../core/events.js';
 /**
  * A turn event as a short, readable code, so marble diagrams of whole turns stay aligned:
  * `iteration 1`, `text hi`, `args read {"pa`, `call read`, `read executed`, `ask file_write`,
- * `decided file_write yes`, `usage`, `response`, `done final`.
+ * `decided file_write yes`, `usage`, `response`, `done final`; a sub-agent's event nested under a
+ * call (`delegate`) is its own code after the sub-agent's name: `child> call read`.
  *
  * Only what runs on observables lives in virtual time: a tool (or approval front door) that
  * returns a Promise settles on the microtask queue, which the TestScheduler does not drive, so
@@ -52,5 +53,7 @@ export function eventCode(event: TurnEvent): string {
       return `ask ${event.toolName}`;
     case 'approval-decision':
       return `decided ${event.toolName} ${event.decision}`;
+    case 'delegate':
+      return `${event.agent}> ${eventCode(event.event)}`;
   }
 }

@@ -3,6 +3,8 @@
 // --- agent and turn
 export { createAgent } from './agent/create-agent.js';
 export type { Agent, AgentConfig, TurnOutcome, StructuredOutcome } from './agent/create-agent.js';
+export { delegateTool } from './agent/delegate-tool.js';
+export type { DelegateToolOptions } from './agent/delegate-tool.js';
 export { runToolLoop } from './loop/run-tool-loop.js';
 export { resumeTurn } from './loop/resume-turn.js';
 export type { ResumeOptions } from './loop/resume-turn.js';
@@ -75,7 +77,7 @@ export * from './results/index.js';
 // --- events and observability
 export * from './observe/index.js';
 export { isTurnEvent } from './core/events.js';
-export type { TokenUsage } from './core/events.js';
+export type { TokenUsage, NestedEvent } from './core/events.js';
 
 // --- errors
 export {

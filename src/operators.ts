@@ -39,6 +39,9 @@ export { collectBatch } from './execute/collect-batch.js';
 export { closeUnfinished } from './execute/close-unfinished.js';
 export { dispatchMode } from './execute/dispatch-mode.js';
 export { executeOne } from './execute/execute-one.js';
+export { BatchRun } from './execute/batch-run.js';
+export { parentCallOf } from './execute/parent-call.js';
+export type { ParentCall } from './execute/parent-call.js';
 export { orderBySlot } from './execute/order-by-slot.js';
 
 // --- the loop

@@ -1,0 +1,131 @@
+import { Observable } from 'rxjs';
+import { z } from 'zod';
+import { fromAbortSignal } from '../core/from-abort-signal.js';
+import type { Ingress } from '../core/ingress.js';
+import type { Tool, ToolContext, ToolResult, ToolRisk } from '../core/tool.js';
+import type { TurnInput } from '../core/turn-input.js';
+import { parentCallOf } from '../execute/parent-call.js';
+import { runToolLoop } from '../loop/run-tool-loop.js';
+import { defineTool } from '../tool/define-tool.js';
+import type { Agent } from './create-agent.js';
+import { delegatedExecution, grantedTools } from './delegated-execution.js';
+import { instrumentRun } from './instrument-run.js';
+
+const TASK = z.object({ task: z.string().describe('What the sub-agent should do, in full: it sees nothing else of this conversation.') });
+
+/** Options of `delegateTool`. */
+export interface DelegateToolOptions<S extends z.ZodType = typeof TASK> {
+  /** The sub-agent whose turn the call runs. */
+  readonly agent: Agent;
+  readonly name: string;
+  readonly description: string;
+  /** The call's arguments (a zod object schema). Default `{ task: string }`. */
+  readonly parameters?: S;
+  /** The sub-agent's message for the call's arguments. Default: `task`, else the arguments as JSON. */
+  readonly message?: (args: z.output<S>) => string;
+  /**
+   * Which of the calling turn's tools the sub-agent may use beside its own: names, globs
+   * (`github__*`) or `bundle:{name}`, matched against the tools that turn can run at the time of
+   * the call. Default: the deferred tools activated in the calling turn. `[]`: none.
+   */
+  readonly grant?: readonly string[];
+  /** The call's own risk, for the parent's approval gate (the sub-agent's calls are gated on their own). */
+  readonly risk?: ToolRisk;
+  readonly timeoutMs?: number;
+}
+
+/**
+ * A tool whose call runs a turn of another agent (a sub-agent) with the call's input as its
+ * message and answers with the sub-agent's final text; a turn that fails makes the call fail.
+ * Inside a turn of the loop, the sub-agent's turn
+ * - sees its own tools and the tools the parent granted (`grant`) that its executor can run,
+ *   and no other: it never advertises or calls a tool it cannot resolve;
+ * - shows its events in the parent's stream, nested under the call (`delegate` events);
+ * - is cancelled with the parent's turn: its finished calls keep their results, the unfinished
+ *   ones end `interrupted`, and the call itself `interrupted`;
+ * - asks the parent's approval port (its front door), an `always` counting in the parent's
+ *   conversation; without one, its own;
+ * - adds its token usage to the parent's `done.usage`.
+ *
+ * ```
+ * parent:  c-(ddd)-r      c: tool-call, d: the sub-agent's events (delegate), r: tool-result
+ * ```
+ * @example
+ * ```ts
+ * const researcher = createAgent({ name: 'researcher', provider, model: 'gpt-4o-mini', tools: [webSearch] });
+ * const research = delegateTool({ agent: researcher, name: 'research', description: 'Researches a question on the web.' });
+ * const lead = createAgent({ provider, model: 'gpt-4o', tools: [research], approval });
+ * ```
+ * @param options The sub-agent, the tool's name and description, its parameters and grant.
+ * @return The tool.
+ */
+export function delegateTool<S extends z.ZodType = typeof TASK>(options: DelegateToolOptions<S>): Tool<z.output<S>> {
+  const { agent, grant } = options;
+  const parameters = (options.parameters ?? TASK) as S;
+  const message = options.message ?? defaultMessage;
+  return defineTool({
+    name: options.name,
+    description: options.description,
+    parameters,
+    risk: options.risk,
+    timeoutMs: options.timeoutMs,
+    execute: (args, ctx) => delegatedTurn(agent, message(args), ctx, grant),
+  });
+}
+
+const defaultMessage = (args: unknown): string => {
+  const task = (args as { task?: unknown } | null)?.task;
+  return typeof task === 'string' ? task : JSON.stringify(args);
+};
+
+/**
+ * The sub-agent's turn as the call's answer: its events nested into the parent's stream, its
+ * `done` the answer. Its signal aborts when the call's does, when the parent's turn is cancelled
+ * (before the call is cut: its closing events still go out) and when the call is torn down
+ * (abort first, teardown after, as `abortOnUnsubscribe` does).
+ */
+function delegatedTurn(agent: Agent, message: string, ctx: ToolContext, grant: readonly string[] | undefined): Observable<ToolResult> {
+  return new Observable<ToolResult>((subscriber) => {
+    const parent = parentCallOf(ctx);
+    const resolved = delegatedExecution(agent.resolved, parent, grantedTools(parent, grant));
+    const controller = new AbortController();
+    let cut = false;
+    subscriber.add(() => controller.abort()); // first: torn down, the sub-agent's turn closes before it goes
+    if (parent) {
+      subscriber.add(
+        parent.onCancel(() => {
+          cut = true;
+          controller.abort();
+        }),
+      );
+    }
+    subscriber.add(fromAbortSignal(ctx.signal).subscribe(() => controller.abort()));
+    const input: TurnInput = { message, signal: controller.signal, conversationId: ctx.conversationId, ingress: childIngress(ctx.ingress) };
+    return instrumentRun(resolved, input, runToolLoop).subscribe({
+      next: (event) => {
+        if (event.type !== 'done') return parent?.nest(resolved.name, event);
+        if (event.reason === 'cancelled') {
+          // cancelled with the parent's turn: the call ends interrupted, as any running call does
+          if (!cut) subscriber.next({ success: false, output: '', error: `The sub-agent '${resolved.name}' was cancelled.` });
+          return;
+        }
+        if (event.reason === 'paused') {
+          subscriber.next({ success: false, output: '', error: `The sub-agent '${resolved.name}' stopped at an approval that nobody can answer here.` });
+          return;
+        }
+        subscriber.next({ success: true, output: event.text });
+      },
+      error: (err: unknown) => subscriber.error(err),
+      // cut: no answer at all, not even none (a call that completes empty answers '(no output)')
+      complete: () => void (cut || subscriber.complete()),
+    });
+  });
+}
+
+/** The sub-agent's ingress: the parent's channel and reply target, the parent's alias as its parent. */
+function childIngress(parent: Ingress): Ingress {
+  const ingress: { -readonly [K in keyof Ingress]: Ingress[K] } = { channel: parent.channel };
+  if (parent.replyTarget !== undefined) ingress.replyTarget = parent.replyTarget;
+  if (parent.agentAlias !== undefined) ingress.parentAgentAlias = parent.agentAlias;
+  return ingress;
+}

@@ -22,8 +22,9 @@ import { toolSelector } from '../registry/tool-selector.js';
  *
  * @example
  * ```ts
- * const resolved = delegatedExecution(child.resolved, parentCallOf(ctx), grantedTools(parent, undefined));
- * instrumentRun(resolved, { message, signal }, runToolLoop);
+ * const parent = parentCallOf(ctx);
+ * const resolved = delegatedExecution(child.resolved, parent, grantedTools(parent, undefined));
+ * runToolLoop(resolved, { message, signal: ctx.signal, conversationId: ctx.conversationId });
  * ```
  */
 export function delegatedExecution(child: ResolvedAgentExecution, parent: ParentCall | undefined, granted: readonly Tool[]): ResolvedAgentExecution {

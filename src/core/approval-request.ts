@@ -1,3 +1,6 @@
+/** A decision for a parked approval, keyed by its `requestId` when a turn resumes. */
+export type ResumeDecision = 'yes' | 'no' | 'always' | { readonly replaceWith: string };
+
 /** What an operator is asked to decide. */
 export interface ApprovalRequest {
   readonly requestId: string;

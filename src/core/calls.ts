@@ -65,6 +65,11 @@ export interface SlotResult {
   readonly data?: unknown;
   /** Why an executed call failed (the `tool-result` event's `errorType`). */
   readonly errorType?: string;
+  /**
+   * The call's sub-agent parked its turn at an approval (`delegateTool`): the slot has no result
+   * yet and no `tool-result` event; the batch parks with it (its snapshot holds the slot `delegated`).
+   */
+  readonly parked?: true;
 }
 
 /** The model-visible texts of slots that end without (or before) a result of their own. */

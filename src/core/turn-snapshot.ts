@@ -164,7 +164,21 @@ export type SlotState =
       readonly prompted?: boolean;
       readonly argsKey?: string;
     }
-  | { readonly state: 'done'; readonly result: SlotResultData };
+  | { readonly state: 'done'; readonly result: SlotResultData }
+  /**
+   * Its tool runs a sub-agent's turn (`delegateTool`), which parked at an approval: the call as it
+   * was ready to run, and the sub-agent's parked snapshot. Resuming runs the call again, and the
+   * tool resumes the sub-agent's turn with the decisions for its pending requests.
+   */
+  | {
+      readonly state: 'delegated';
+      readonly name: string;
+      readonly args: Record<string, unknown>;
+      readonly approved: boolean;
+      readonly prompted: boolean;
+      readonly argsKey?: string;
+      readonly child: TurnSnapshot;
+    };
 
 /** A finished slot as data (defined with the outcomes; kept here for the snapshot's readers). */
 export type { SlotResultData } from './outcome.js';

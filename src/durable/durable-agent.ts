@@ -7,6 +7,7 @@ import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import { ConfigurationError, SnapshotMismatchError, SnapshotReplayedError, TurnInputError } from '../core/errors.js';
 import type { ResumeDecision } from '../loop/check-snapshot.js';
 import { snapshotKeyOf, verifySeal } from '../loop/seal-snapshot.js';
+import { waitingRequests } from '../loop/waiting-requests.js';
 import { ConversationBusyError, DurableStoreError } from './durable-errors.js';
 import { checkId, idProblem, isStoreId } from './durable-ids.js';
 import { persistTurn } from './persist-turn.js';
@@ -182,7 +183,7 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
    */
   async function claimResume(turnId: string, snapshot: TurnSnapshot): Promise<void> {
     if (snapshot.turnId !== turnId) throw new SnapshotMismatchError(`The stored snapshot is of turn '${snapshot.turnId}', not of '${turnId}'.`);
-    if (!snapshot.batch?.slots.some((s) => s.state === 'awaiting-approval')) return;
+    if (!snapshot.batch?.slots.some((s) => s.state === 'awaiting-approval' || s.state === 'delegated')) return;
     const sequence = verifySeal(snapshot, agent.resolved.snapshotKey ?? snapshotKeyOf(undefined));
     if (!(await store.claimSnapshot(turnId, sequence))) throw new SnapshotReplayedError(turnId, sequence);
   }
@@ -226,12 +227,8 @@ export async function nextQueued(store: TurnStore, conversationId: string): Prom
   return queued.sort((a, b) => a.updatedAt - b.updatedAt || (a.turnId < b.turnId ? -1 : a.turnId > b.turnId ? 1 : 0))[0];
 }
 
-/** The request ids a snapshot waits for. */
-function waitingFor(snapshot: TurnSnapshot | null): Set<string> {
-  const waiting = new Set<string>();
-  for (const slot of snapshot?.batch?.slots ?? []) if (slot.state === 'awaiting-approval') waiting.add(slot.request.requestId);
-  return waiting;
-}
+/** The request ids a snapshot waits for: its own call's, or its parked sub-agents' (`waitingRequests`). */
+const waitingFor = (snapshot: TurnSnapshot | null): Set<string> => new Set(waitingRequests(snapshot));
 
 /** The stored decisions the snapshot waits for, keyed by request id. */
 function decisionsFor(snapshot: TurnSnapshot, all: readonly StoredDecision[]): Record<string, ResumeDecision> {

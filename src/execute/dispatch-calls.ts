@@ -44,23 +44,24 @@ export function dispatchCalls(it: IterationContext, calls?: readonly ParsedCall[
 }
 
 /**
- * `dispatchCalls` for a batch already in hand (indexed by slot).
+ * `dispatchCalls` for a batch already in hand (indexed by slot). `shared` is what its calls share
+ * (`BatchRun`): the loop passes one that parks the batch when a call parks with its sub-agent,
+ * and the sub-agents' turns a resumed batch resumes.
  *
  * @example
  * ```ts
  * dispatchBatch(it, batch).pipe(collectRound());
  * ```
  */
-export function dispatchBatch(it: IterationContext, batch: readonly PreparedCall[]): Observable<TurnEvent | SlotResult> {
+export function dispatchBatch(it: IterationContext, batch: readonly PreparedCall[], shared = new BatchRun(it.resolved.logger)): Observable<TurnEvent | SlotResult> {
   const { journal } = it.turn;
-  // nothing can cancel a turn without a signal: each call ends with its result, none is left to close
-  const shared = it.turn.cancel$ === NEVER ? undefined : new BatchRun(it.resolved.logger);
   const run = journal
     ? (call: PreparedCall): Observable<TurnEvent | SlotResult> => journaledRun(it, call, journal, shared)
     : (call: PreparedCall): Observable<TurnEvent | SlotResult> => executeOne(it, call, shared);
   const parallel = dispatchMode(it.resolved.knobs, batch) === 'parallel';
   const dispatched = from(batch).pipe(parallel ? mergeMap(run, it.resolved.knobs.maxParallelTools) : concatMap(run));
-  if (shared === undefined) return dispatched;
+  // nothing can cancel a turn without a signal: each call ends with its result, none is left to close
+  if (it.turn.cancel$ === NEVER) return dispatched;
   // calls that run a sub-agent's turn hear of the cancellation first, while their events can still go out
   const cancel$ = it.turn.cancel$.pipe(tap(() => shared.cancel()));
   return dispatched.pipe(takeUntil(cancel$), closeUnfinished(it, batch));

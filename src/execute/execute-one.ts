@@ -31,7 +31,8 @@ import type { BatchRun } from './batch-run.js';
 export function executeOne(it: IterationContext, call: PreparedCall, batch?: BatchRun): Observable<TurnEvent | SlotResult> {
   if (call.filled || !call.tool) return filledSlot(it, call);
   return new Observable((subscriber) => {
-    if (it.turn.cancelled()) return subscriber.complete();
+    // after cancellation, or once a call parked the batch with its sub-agent, no call starts
+    if (it.turn.cancelled() || batch?.parked !== undefined) return subscriber.complete();
     const shown = emitToolCall(it, call, true, subscriber);
     // a consumer that cancels (or unsubscribes) from the tool-call event: the tool never starts
     if (subscriber.closed) return undefined;

@@ -31,7 +31,8 @@ import type { BatchRun } from './batch-run.js';
 export function journaledRun(it: IterationContext, call: PreparedCall, journal: TurnJournal, batch?: BatchRun): Observable<TurnEvent | SlotResult> {
   const run$ = executeOne(it, call, batch).pipe(
     concatMap((value) =>
-      isTurnEvent(value) ? of(value) : concat(from(journal.finished(toData(value))).pipe(ignoreElements()), of(value)),
+      // a call parked with its sub-agent has not finished: its slot stays `running` in the journal
+      isTurnEvent(value) || value.parked ? of(value) : concat(from(journal.finished(toData(value))).pipe(ignoreElements()), of(value)),
     ),
   );
   if (call.filled || !call.tool) return run$;

@@ -21,7 +21,8 @@ import type { BatchRun } from './batch-run.js';
  * the `afterToolCall` hooks. Unsubscribing before the answer (cancellation) and the deadline
  * close the slot's signal (`SlotContext`), however late the tool reads it. A tool that runs a
  * sub-agent's turn nests its events into the slot's stream (`parentCallOf(ctx)`), and is told of the
- * turn's cancellation through `batch` before the slot is cut.
+ * turn's cancellation through `batch` before the slot is cut; one that parks with its sub-agent
+ * (`ParentCall.park`) ends with a result marked `parked` and no `tool-result` event.
  *
  * ```
  * tool:    ---v|
@@ -64,9 +65,15 @@ export function runTool(it: IterationContext, call: PreparedCall, shownArgs: unk
       // events does not abort the signal of a tool that already answered
       takeLast(1),
       catchError((thrown: unknown) => of<Answer>({ threw: true, failure: thrown })),
-      mergeMap((answer) => endSlot(it, call, shownArgs, answer, started)),
+      // a call parked with its sub-agent's turn has no result yet: only its place in the batch goes on
+      mergeMap((answer) => (ctx.parked ? of(parkedSlot(call)) : endSlot(it, call, shownArgs, answer, started))),
     ).subscribe(subscriber);
   });
+}
+
+/** The place of a call parked with its sub-agent (`SlotResult.parked`): no outcome, no event, nothing for history. */
+function parkedSlot(call: PreparedCall): SlotResult {
+  return { slot: call.slot, id: call.id, name: call.name, args: call.args, outcome: 'interrupted', success: false, content: '', output: '', durationMs: 0, parked: true };
 }
 
 /** What the tool returned, as an Observable input: its Observable, its promise (a thenable, adopted as a promise), or the value. */

@@ -8,7 +8,7 @@ import { switchModel } from '../context/switch-model.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { scrubValue } from '../results/scrub-value.js';
 import type { BatchRun } from './batch-run.js';
-import type { HasParentCall, ParentCall } from './parent-call.js';
+import type { HasParentCall, ParentCall, ParkedDelegation, ResumedDelegation } from './parent-call.js';
 
 /**
  * What a running tool sees of its slot (its `ctx`): `signal`, `callId`, `ingress`,
@@ -30,6 +30,7 @@ export class SlotContext implements ToolContext, ParentCall, HasParentCall {
   readonly #out: Subscriber<TurnEvent> | undefined;
   readonly #batch: BatchRun | undefined;
   #controller: AbortController | undefined;
+  #parked = false;
 
   constructor(it: IterationContext, call: PreparedCall, out?: Subscriber<TurnEvent>, batch?: BatchRun) {
     this.#it = it;
@@ -92,6 +93,21 @@ export class SlotContext implements ToolContext, ParentCall, HasParentCall {
 
   onCancel(handler: () => void): () => void {
     return this.#batch ? this.#batch.onCancel(handler) : noop;
+  }
+
+  park(parked: ParkedDelegation): boolean {
+    if (this.#batch === undefined || this.#out?.closed !== false) return false;
+    this.#parked = this.#batch.park(this.#call.slot, parked);
+    return this.#parked;
+  }
+
+  /** True once the call parked with its sub-agent (`park`): `runTool` ends its slot without a result. */
+  get parked(): boolean {
+    return this.#parked;
+  }
+
+  resumed(): ResumedDelegation | undefined {
+    return this.#batch?.resumedAt(this.#call.slot);
   }
 }
 

@@ -14,7 +14,7 @@ type Awaiting = Extract<SlotState, { state: 'awaiting-approval' }>;
  * run names a tool this agent has, with the parameters it had, and arguments its schema accepts;
  * the waiting slot's request is for exactly the call it holds, bound by its digest to the name
  * and arguments the operator is shown, in the snapshot's own turn and conversation; a `ready` or
- * `running` slot holds the approval the current policy asks for (an operator's, in its batch).
+ * `running` or `delegated` slot holds the approval the current policy asks for (an operator's, in its batch).
  * The first that fails throws a `SnapshotMismatchError`.
  *
  * @example
@@ -26,7 +26,7 @@ export function checkSlots(resolved: ResolvedAgentExecution, snapshot: TurnSnaps
   const batch = snapshot.batch!;
   const scope: ConversationScope = snapshot.conversationId !== undefined ? { conversationId: snapshot.conversationId, turnId: snapshot.turnId } : { turnId: snapshot.turnId };
   batch.slots.forEach((state, at) => {
-    if (state.state !== 'ready' && state.state !== 'awaiting-approval' && state.state !== 'running') return;
+    if (state.state !== 'ready' && state.state !== 'awaiting-approval' && state.state !== 'running' && state.state !== 'delegated') return;
     const tool = tools.get(state.name);
     if (!tool || tool.name !== state.name) throw new SnapshotMismatchError(`Slot ${at} calls '${state.name}', which this agent no longer has.`);
     if (batch.toolSchemas[state.name] !== toolFingerprint(tool)) throw new SnapshotMismatchError(`The parameters of '${state.name}' changed since the turn parked.`);

@@ -1,5 +1,5 @@
 import type { ApprovalAnswer } from '../approval/approval-port.js';
-import type { ApprovalRequest } from '../core/approval-request.js';
+import type { ApprovalRequest, ResumeDecision } from '../core/approval-request.js';
 import { SnapshotMismatchError } from '../core/errors.js';
 import { TURN_SNAPSHOT_VERSION, type SlotState, type TurnSnapshot } from '../core/turn-snapshot.js';
 import type { EffectiveTools } from '../registry/effective-tools.js';
@@ -7,23 +7,26 @@ import type { ResolvedAgentExecution } from '../context/resolved-execution.js';
 import { checkSlots } from './check-slots.js';
 import { snapshotKeyOf, verifySeal } from './seal-snapshot.js';
 import { snapshotShape } from './snapshot-schema.js';
+import { waitingRequests } from './waiting-requests.js';
 
-/** A decision for a parked approval, keyed by its `requestId`. */
-export type ResumeDecision = 'yes' | 'no' | 'always' | { readonly replaceWith: string };
+export type { ResumeDecision } from '../core/approval-request.js';
 
 /**
  * A snapshot checked for resuming: the one call that waits and its decision (a parked turn), or
- * none (a turn recovered after a crash from its journal's last snapshot).
+ * the calls parked with their sub-agents and the decisions for each, or none (a turn recovered
+ * after a crash from its journal's last snapshot).
  */
 export interface CheckedSnapshot {
   readonly snapshot: TurnSnapshot;
   /** The sequence the snapshot was sealed with (a resume seals with the next). */
   readonly sequence: number;
   readonly parked?: { readonly slot: number; readonly request: ApprovalRequest; readonly answer: ApprovalAnswer };
+  /** By slot: the parked sub-agent's snapshot of each `delegated` slot, and the decisions it waits for. */
+  readonly delegated?: ReadonlyMap<number, { readonly snapshot: TurnSnapshot; readonly decisions: Readonly<Record<string, ResumeDecision>> }>;
 }
 
-/** Slot states a recovered batch may hold: prepared, started, finished. */
-const RECOVERABLE = new Set<SlotState['state']>(['ready', 'filled', 'running', 'done']);
+/** Slot states a batch may hold when no call of it awaits approval: prepared, started, finished, parked with a sub-agent. */
+const RECOVERABLE = new Set<SlotState['state']>(['ready', 'filled', 'running', 'done', 'delegated']);
 
 /**
  * Checks a parked snapshot (or a journal's last snapshot of a turn that crashed) before anything
@@ -32,7 +35,8 @@ const RECOVERABLE = new Set<SlotState['state']>(['ready', 'filled', 'running', '
  * key); then an unknown version or a malformed snapshot, another agent's, another conversation's
  * than the `conversationId` the caller resumes in (when it names one), no batch in flight, no
  * approval waiting in a batch that is not fully prepared, a decision for an id that is not
- * pending (or none for the one that is), and the slots (`checkSlots`).
+ * pending (or none for one that is: the awaiting call's, or a parked sub-agent's, at any depth),
+ * and the slots (`checkSlots`). A parked sub-agent's snapshot is checked when its call resumes it.
  *
  * @example
  * ```ts
@@ -65,18 +69,29 @@ export function checkSnapshot(
   const slot = batch.slots.findIndex((s) => s.state === 'awaiting-approval');
   const ids = Object.keys(decisions);
   const pendingId = slot >= 0 ? (batch.slots[slot] as Extract<SlotState, { state: 'awaiting-approval' }>).request.requestId : undefined;
-  const stray = ids.filter((id) => id !== pendingId);
+  const waiting = new Set(waitingRequests(snapshot)); // the awaiting call's request, or the parked sub-agents'
+  const stray = ids.filter((id) => !waiting.has(id));
   if (stray.length > 0) throw new SnapshotMismatchError(`No approval is pending with id ${stray.map((id) => `'${id}'`).join(', ')}.`);
-  if (slot < 0 && !batch.slots.every((s) => RECOVERABLE.has(s.state))) {
+  if (slot < 0 ? !batch.slots.every((s) => RECOVERABLE.has(s.state)) : batch.slots.some((s) => s.state === 'delegated')) {
     throw new SnapshotMismatchError('The snapshot has no approval waiting: there is nothing to resume.');
   }
-  if (pendingId !== undefined && !Object.hasOwn(decisions, pendingId)) {
-    throw new SnapshotMismatchError(`No decision for the pending approval '${pendingId}'.`);
-  }
+  for (const id of waiting) if (!Object.hasOwn(decisions, id)) throw new SnapshotMismatchError(`No decision for the pending approval '${id}'.`);
   checkSlots(resolved, snapshot, toolsOf(snapshot));
-  if (pendingId === undefined) return { snapshot, sequence };
+  if (pendingId === undefined) return withDelegated(snapshot, sequence, decisions);
   const request = (batch.slots[slot] as Extract<SlotState, { state: 'awaiting-approval' }>).request;
   return { snapshot, sequence, parked: { slot, request, answer: toAnswer(decisions[pendingId]) } };
+}
+
+/** The checked snapshot, with each parked sub-agent's snapshot and the decisions it waits for (its own call checks them). */
+function withDelegated(snapshot: TurnSnapshot, sequence: number, decisions: Readonly<Record<string, ResumeDecision>>): CheckedSnapshot {
+  const delegated = new Map<number, { snapshot: TurnSnapshot; decisions: Record<string, ResumeDecision> }>();
+  snapshot.batch!.slots.forEach((state, at) => {
+    if (state.state !== 'delegated') return;
+    const own: Record<string, ResumeDecision> = {};
+    for (const id of waitingRequests(state.child)) own[id] = decisions[id];
+    delegated.set(at, { snapshot: state.child, decisions: own });
+  });
+  return delegated.size > 0 ? { snapshot, sequence, delegated } : { snapshot, sequence };
 }
 
 function toAnswer(decision: ResumeDecision): ApprovalAnswer {

@@ -8,6 +8,8 @@ import type { TurnSnapshot } from '../core/turn-snapshot.js';
 import type { PreparedCall } from '../core/calls.js';
 import { collectBatch } from '../execute/collect-batch.js';
 import { dispatchBatch } from '../execute/dispatch-calls.js';
+import { BatchRun } from '../execute/batch-run.js';
+import type { ResumedDelegation } from '../execute/parent-call.js';
 import { orderBySlot } from '../execute/order-by-slot.js';
 import { prepareCalls } from '../prep/prepare-calls.js';
 import { buildRequest } from '../request/build-request.js';
@@ -20,6 +22,7 @@ import { iterationContext } from '../context/iteration-context.js';
 import { createPrepContext } from '../prep/prep-context.js';
 import type { IterationContext, PrepContext, TurnContext } from '../context/resolved-execution.js';
 import { parkStep } from './park-step.js';
+import { interruptParked, parkDelegated } from './park-delegated.js';
 import { preparedSnapshot } from './prepared-snapshot.js';
 import type { Round } from './round.js';
 import { appendRound } from './append-round.js';
@@ -111,7 +114,8 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
  * unprepared slots close `interrupted`) → `collectBatch`; a batch parked at an approval ends the
  * turn 'paused'; otherwise → dispatch (`dispatchBatch`: `mergeMap(executeOne, cap)` or
  * `concatMap(executeOne)`, cut by `takeUntil(cancel$)`) → `orderBySlot` → `collectRound` → the
- * round joins history. Events pass as they come.
+ * round joins history. Events pass as they come. `resumed`: in a resumed batch, the parked
+ * sub-agents' turns its delegated calls resume, by slot.
  *
  * ```
  * prepared$: (ab|)
@@ -129,18 +133,19 @@ export function playRound(
   prepared$: Observable<TurnEvent | PreparedCall>,
   ctx: PrepContext,
   usage: TurnSnapshot['usage'],
+  resumed?: ReadonlyMap<number, ResumedDelegation>,
 ): Observable<TurnEvent | IterationStep> {
   return prepared$.pipe(
     takeUntil(it.turn.cancel$),
     collectBatch(round.calls),
-    continueWith((batch: PreparedCall[]) => playBatch(it, round, batch, ctx, usage)),
+    continueWith((batch: PreparedCall[]) => playBatch(it, round, batch, ctx, usage, resumed)),
   );
 }
 
 /**
  * `playRound` for the collected batch (indexed by slot): parked at an approval, the turn ends
  * 'paused'; otherwise the batch is dispatched, its results collected in slot order, and the
- * round joins history.
+ * round joins history — unless a call parked with its sub-agent (`parkDelegated`).
  */
 function playBatch(
   it: IterationContext,
@@ -148,18 +153,26 @@ function playBatch(
   batch: PreparedCall[],
   ctx: PrepContext,
   usage: TurnSnapshot['usage'],
+  resumed: ReadonlyMap<number, ResumedDelegation> | undefined,
 ): Observable<TurnEvent | IterationStep> {
   if (batch.some(isPaused)) return of(parkStep(it, round, batch, ctx, usage));
+  const run = new BatchRun(it.resolved.logger, true, resumed);
+  const next = (results: RoundResults): Observable<TurnEvent | IterationStep> => {
+    const { parked } = run;
+    if (parked === undefined) return afterRound(it, round, results, usage);
+    if (it.turn.cancelled()) return interruptParked(it, results).pipe(continueWith((closed: RoundResults) => afterRound(it, round, closed, usage)));
+    return of(parkDelegated(it, round, batch, ctx, usage, results, parked));
+  };
   return afterJournal(
     it,
     round,
     batch,
     ctx,
     usage,
-    dispatchBatch(it, batch).pipe(
+    dispatchBatch(it, batch, run).pipe(
       orderBySlot(), // completion order → slot order, for history
       collectRound(),
-      continueWith((results: RoundResults) => afterRound(it, round, results, usage)),
+      continueWith(next),
     ),
   );
 }

@@ -10,6 +10,7 @@ import { iterationContext } from '../context/iteration-context.js';
 import { createPrepContext, recordArguments } from '../prep/prep-context.js';
 import type { PrepContext, TurnContext } from '../context/resolved-execution.js';
 import type { CheckedSnapshot } from './check-snapshot.js';
+import type { ResumedDelegation } from '../execute/parent-call.js';
 import { playRound } from './iterate.js';
 import type { IterationStep } from './iteration-step.js';
 
@@ -17,7 +18,9 @@ import type { IterationStep } from './iteration-step.js';
  * Continues the iteration a turn parked in: the slots prepared before the parked call come back
  * as they were, the parked call is settled with its decision (the decision event, then the rest
  * of its preparation), the calls after it are prepared as usual, and the round plays on exactly
- * as it would have with the answer given at once.
+ * as it would have with the answer given at once. A batch parked with sub-agents (`delegated`
+ * slots) plays on from its slots as they were: finished ones keep their results, and each
+ * delegated call runs again, resuming its sub-agent's turn with the decisions for it.
  *
  * ```
  * snapshot: (batch: a ready, b awaiting, c pending)
@@ -39,9 +42,10 @@ export function resumeIteration(turn: TurnContext, checked: CheckedSnapshot, dec
     for (const signature of batch.promptedInBatch) ctx.promptedInBatch.add(signature);
     const round = { text: batch.text, fromText: batch.fromText, calls: batch.calls, ...(batch.reasoning ? { reasoning: batch.reasoning } : {}) };
     if (!parked) {
-      // recovered after a crash: every slot was prepared; started ones close interrupted (or run again)
+      // recovered after a crash: every slot was prepared; started ones close interrupted (or run
+      // again); or parked with sub-agents: their calls run again, each resuming its sub-agent's turn
       const slots = batch.slots.map((state, at) => restore(state, at, checked, ctx));
-      return playRound(it, round, from(slots), ctx, snapshot.usage);
+      return playRound(it, round, from(slots), ctx, snapshot.usage, resumedDelegations(checked, decidedBy));
     }
     const { slot, request, answer } = parked;
     const before = batch.slots.slice(0, slot).map((state, at) => restore(state, at, checked, ctx));
@@ -59,6 +63,12 @@ export function resumeIteration(turn: TurnContext, checked: CheckedSnapshot, dec
   });
 }
 
+/** Each parked sub-agent's turn to resume, by slot, with the decisions for it and who decided. */
+function resumedDelegations(checked: CheckedSnapshot, decidedBy: string): ReadonlyMap<number, ResumedDelegation> | undefined {
+  if (!checked.delegated) return undefined;
+  return new Map([...checked.delegated].map(([slot, { snapshot, decisions }]) => [slot, { snapshot, decisions, decidedBy }]));
+}
+
 /** A slot of the parked batch as the prepared call it was, its part of the batch's preparation state restored. */
 function restore(state: SlotState, slot: number, checked: CheckedSnapshot, ctx: PrepContext): PreparedCall {
   const call = checked.snapshot.batch!.calls[slot];
@@ -73,6 +83,7 @@ function restore(state: SlotState, slot: number, checked: CheckedSnapshot, ctx: 
       // started before a crash: at most once, unless the tool says it is safe to run again
       if (ctx.turn.tools.get(state.name)?.idempotent !== true) return restored(call, state.name, state.args, undefined, INTERRUPTED, undefined, undefined);
       return restore({ ...state, state: 'ready', approved: state.approved ?? false, prompted: state.prompted ?? false }, slot, checked, ctx);
+    case 'delegated':
     case 'ready': {
       const tool = ctx.turn.tools.get(state.name);
       if (state.approved) ctx.approved.add(slot);

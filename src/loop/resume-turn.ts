@@ -89,7 +89,7 @@ function resumed(resolved: ResolvedAgentExecution, snapshot: TurnSnapshot | unkn
     const resumed = turn!;
     checkOutput(checked.snapshot, resumed.output);
     // a parked snapshot resumes once; a journal's checkpoint is claimed by the durable store
-    if (checked.parked) consumeSnapshot(checked.snapshot);
+    if (checked.parked || checked.delegated) consumeSnapshot(checked.snapshot);
     return playTurn(resumed, resumeIteration(resumed, checked, options.decidedBy ?? 'resume'));
   });
 }

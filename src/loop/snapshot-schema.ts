@@ -81,6 +81,16 @@ const slotState = z.discriminatedUnion('state', [
       receipt: z.string().optional(),
     }),
   }),
+  z.object({
+    state: z.literal('delegated'),
+    name: z.string(),
+    args,
+    approved: z.boolean(),
+    prompted: z.boolean(),
+    argsKey: z.string().optional(),
+    // the parked sub-agent's own snapshot, of the same shape
+    child: z.lazy((): z.ZodType<unknown> => turnSnapshotSchema),
+  }),
 ]);
 
 const parsedCall = z.object({

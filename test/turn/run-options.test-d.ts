@@ -27,21 +27,23 @@ test('the key-sorted argument JSON is an optional, readonly string on prepared c
  * True when every value of `T` survives `JSON.stringify` as itself: primitives, arrays and plain
  * objects of such values; false for anything with a method (a function, Map, Set, Date,
  * AbortSignal, a class with behaviour), symbols and bigints. `unknown` passes: it types
- * JSON-decoded tool arguments.
+ * JSON-decoded tool arguments. Looks 16 levels deep: a snapshot holds its sub-agents' snapshots.
  */
-type JsonSafe<T> = unknown extends T
+type JsonSafe<T, Depth extends 0[] = []> = Depth['length'] extends 16
   ? true
-  : T extends string | number | boolean | null | undefined
+  : unknown extends T
     ? true
-    : T extends symbol | bigint | ((...args: never[]) => unknown)
-      ? false
-      : T extends readonly (infer U)[]
-        ? JsonSafe<U>
-        : T extends object
-          ? [{ [K in keyof T]-?: JsonSafe<T[K]> }[keyof T]] extends [true]
-            ? true
-            : false
-          : false;
+    : T extends string | number | boolean | null | undefined
+      ? true
+      : T extends symbol | bigint | ((...args: never[]) => unknown)
+        ? false
+        : T extends readonly (infer U)[]
+          ? JsonSafe<U, [...Depth, 0]>
+          : T extends object
+            ? [{ [K in keyof T]-?: JsonSafe<T[K], [...Depth, 0]> }[keyof T]] extends [true]
+              ? true
+              : false
+            : false;
 
 test('a TurnSnapshot is JSON-safe data', () => {
   expectTypeOf<JsonSafe<TurnSnapshot>>().toEqualTypeOf<true>();

@@ -3,8 +3,12 @@ import { z } from 'zod';
 import { fromAbortSignal } from '../core/from-abort-signal.js';
 import type { Ingress } from '../core/ingress.js';
 import type { Tool, ToolContext, ToolResult, ToolRisk } from '../core/tool.js';
-import type { TurnInput } from '../core/turn-input.js';
-import { parentCallOf } from '../execute/parent-call.js';
+import type { TurnEvent } from '../core/events.js';
+import type { ResolvedAgentExecution } from '../context/resolved-execution.js';
+import { NO_ITEMS } from '../core/no-items.js';
+import type { TurnJournal } from '../core/turn-journal.js';
+import { parentCallOf, type ParentCall } from '../execute/parent-call.js';
+import { resumeTurn } from '../loop/resume-turn.js';
 import { runToolLoop } from '../loop/run-tool-loop.js';
 import { defineTool } from '../tool/define-tool.js';
 import type { Agent } from './create-agent.js';
@@ -45,7 +49,11 @@ export interface DelegateToolOptions<S extends z.ZodType = typeof TASK> {
  *   ones end `interrupted`, and the call itself `interrupted`;
  * - asks the parent's approval port (its front door), an `always` counting in the parent's
  *   conversation; without one, its own;
- * - adds its token usage to the parent's `done.usage`.
+ * - adds its token usage to the parent's `done.usage`;
+ * - parks with the parent: a sub-agent's turn that parks at an approval (`pauseForApproval()`)
+ *   parks the parent's turn, whose `pending` are the sub-agent's requests; resuming the parent
+ *   with the decisions resumes both. A parent resumed in another process needs the sub-agent to
+ *   seal its snapshots with a shared `snapshotKey` too.
  *
  * ```
  * parent:  c-(ddd)-r      c: tool-call, d: the sub-agent's events (delegate), r: tool-result
@@ -100,8 +108,7 @@ function delegatedTurn(agent: Agent, message: string, ctx: ToolContext, grant: r
       );
     }
     subscriber.add(fromAbortSignal(ctx.signal).subscribe(() => controller.abort()));
-    const input: TurnInput = { message, signal: controller.signal, conversationId: ctx.conversationId, ingress: childIngress(ctx.ingress) };
-    return instrumentRun(resolved, input, runToolLoop).subscribe({
+    return childTurn(resolved, message, ctx, controller.signal, parent).subscribe({
       next: (event) => {
         if (event.type !== 'done') return parent?.nest(resolved.name, event);
         if (event.reason === 'cancelled') {
@@ -109,8 +116,10 @@ function delegatedTurn(agent: Agent, message: string, ctx: ToolContext, grant: r
           if (!cut) subscriber.next({ success: false, output: '', error: `The sub-agent '${resolved.name}' was cancelled.` });
           return;
         }
+        // parked at an approval: the parent's turn parks with it, and resumes it when it resumes
+        if (event.reason === 'paused' && parent?.park({ snapshot: event.snapshot!, pending: event.pending ?? [] })) return;
         if (event.reason === 'paused') {
-          subscriber.next({ success: false, output: '', error: `The sub-agent '${resolved.name}' stopped at an approval that nobody can answer here.` });
+          subscriber.next({ success: false, output: '', error: `The sub-agent '${resolved.name}' stopped at an approval that cannot be answered here.` });
           return;
         }
         subscriber.next({ success: true, output: event.text });
@@ -120,6 +129,33 @@ function delegatedTurn(agent: Agent, message: string, ctx: ToolContext, grant: r
       complete: () => void (cut || subscriber.complete()),
     });
   });
+}
+
+/**
+ * The sub-agent's turn: a new one with the call's message, or the parked one the parent's resumed
+ * turn resumes. A durable parent's journal records the sub-agent's approval decisions too (its
+ * store's audit log and allow-list); nothing else of the sub-agent's turn is journaled: it lives
+ * in the parent's snapshot when it parks, and a crash mid-call closes the call `interrupted`.
+ */
+function childTurn(resolved: ResolvedAgentExecution, message: string, ctx: ToolContext, signal: AbortSignal, parent: ParentCall | undefined): Observable<TurnEvent> {
+  const { conversationId } = ctx;
+  const parentJournal = parent?.turn.journal;
+  const journal = parentJournal?.decided ? decisionsOnly(parentJournal, parentJournal.decided) : undefined;
+  const resumed = parent?.resumed();
+  if (resumed === undefined) return instrumentRun(resolved, { message, signal, conversationId, ingress: childIngress(ctx.ingress), journal }, runToolLoop);
+  const { snapshot, decisions, decidedBy } = resumed;
+  const options = { decisions, decidedBy, signal, conversationId: conversationId ?? null, journal };
+  return instrumentRun(resolved, { message: '', ingress: snapshot.ingress, conversationId }, (r) => resumeTurn(r, snapshot, options));
+}
+
+/** A journal that records only approval decisions, in `journal`. */
+function decisionsOnly(journal: TurnJournal, decided: NonNullable<TurnJournal['decided']>): TurnJournal {
+  return {
+    prepared: () => NO_ITEMS,
+    started: () => NO_ITEMS,
+    finished: () => NO_ITEMS,
+    decided: (request, decision) => decided.call(journal, request, decision),
+  };
 }
 
 /** The sub-agent's ingress: the parent's channel and reply target, the parent's alias as its parent. */

@@ -31,6 +31,7 @@ import { doneStep, isIterationStep, nextStep, type IterationStep } from './itera
 import { maxIterationsStep } from './max-iterations.js';
 import { planIteration } from './plan-iteration.js';
 import { stopStep } from './stop-step.js';
+import { sumUsage } from './sum-usage.js';
 import { structuredAnswer, structuredFailure } from './structured-answer.js';
 import { nextSnapshot, snapshotWith } from './turn-snapshot.js';
 
@@ -94,7 +95,7 @@ const afterResponseOf =
 
 /** The response's calls through the graph — prepare, dispatch, order by slot, collect — then the next step. */
 function afterResponse(it: IterationContext, response: ModelResponse): Observable<TurnEvent | IterationStep> {
-  const usage = addUsage(it.snapshot, response);
+  const usage = sumUsage(it.snapshot.usage, response.usage);
   if (response.cancelled) {
     // what streamed before the cancel is kept, so the next turn sees it
     const history = response.text.length > 0 ? [...it.snapshot.history, assistant(response.text, response.reasoning)] : it.snapshot.history;
@@ -245,13 +246,3 @@ function afterRound(it: IterationContext, round: Round, collected: RoundResults,
 const userMessage = (content: string): ChatMessage => ({ role: 'user', content });
 const assistant = (content: string, reasoning?: readonly ReasoningPart[]): ChatMessage =>
   reasoning === undefined ? { role: 'assistant', content } : { role: 'assistant', content, reasoning };
-
-function addUsage(snapshot: TurnSnapshot, response: ModelResponse): TurnSnapshot['usage'] {
-  return sumUsage(snapshot.usage, response.usage);
-}
-
-function sumUsage(usage: TurnSnapshot['usage'], more: TurnSnapshot['usage']): TurnSnapshot['usage'] {
-  const { inputTokens, outputTokens } = more;
-  if (inputTokens === 0 && outputTokens === 0) return usage;
-  return { inputTokens: usage.inputTokens + inputTokens, outputTokens: usage.outputTokens + outputTokens };
-}

@@ -13,6 +13,7 @@ import type { Round } from './round.js';
 import { sealFor } from './seal-snapshot.js';
 import { preparedSlotState } from './slot-state.js';
 import { snapshotShape } from './snapshot-schema.js';
+import { sumUsage } from './sum-usage.js';
 import { toolFingerprint } from './tool-fingerprint.js';
 import { nextSnapshot } from './turn-snapshot.js';
 
@@ -64,8 +65,7 @@ export function parkDelegated(
     promptedInBatch: [...ctx.promptedInBatch],
     toolSchemas,
   };
-  const nested = collected.usage;
-  const total = nested ? { inputTokens: usage.inputTokens + nested.inputTokens, outputTokens: usage.outputTokens + nested.outputTokens } : usage;
+  const total = collected.usage ? sumUsage(usage, collected.usage) : usage;
   const snapshot = sealFor(it, nextSnapshot(it, { usage: total, batch: inFlight }));
   snapshotShape(snapshot); // a turn never parks with a snapshot that cannot resume
   const pending = [...parked.entries()].sort(([a], [b]) => a - b).flatMap(([, p]) => p.pending);

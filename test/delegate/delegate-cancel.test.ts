@@ -1,3 +1,4 @@
+import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createAgent, delegateTool, type TurnEvent, type TurnEventOf } from '../../src/index.js';
 import { eventCode, fakeTool, scriptedModel } from '../../src/testing/index.js';
@@ -89,5 +90,16 @@ describe('cancelling the parent cancels the child', () => {
     const all = await runUntil(parent, (e) => e.type === 'tool-call', true);
     expect(childModel.requests).toHaveLength(0);
     expect(all.map(eventCode)).toEqual(['iteration 1', 'call delegate', 'delegate interrupted', 'done cancelled']);
+  });
+
+  it("a call that times out cancels the child the same way: its running call ends interrupted, then the call fails with the timeout", async () => {
+    const slow = hanging();
+    const child = createAgent({ name: 'child', provider: scriptedModel([{ toolCalls: [call('c1', 'slow')] }]), model: 'm', tools: [slow] });
+    const ask = delegateTool({ agent: child, name: 'delegate', description: 'd', timeoutMs: 20 });
+    const parent = createAgent({ provider: scriptedModel([{ toolCalls: [call('p1', 'delegate', { task: 'work' })] }, { text: 'gave up' }]), model: 'm', tools: [ask] });
+    const all = await lastValueFrom(parent.run({ message: 'go' }).pipe(toArray()));
+    expect(all.map(eventCode).slice(1, 6)).toEqual(['call delegate', 'child> iteration 1', 'child> call slow', 'child> slow interrupted', 'delegate failed']);
+    expect(all.find((e) => e.type === 'tool-result')).toMatchObject({ errorType: 'tool_timeout' });
+    expect(slow.calls[0].signal.aborted).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { defer, type Observable } from 'rxjs';
+import { defer, type Observable, type ObservableInput } from 'rxjs';
 import type { ZodType } from 'zod';
 import type { TurnEvent } from '../core/events.js';
 import type { LoopControlOptions } from '../core/loop-control.js';
@@ -12,6 +12,7 @@ import { checkSnapshot, type ResumeDecision } from './check-snapshot.js';
 import { consumeSnapshot } from './consume-snapshot.js';
 import { resumeIteration } from './resume-iteration.js';
 import { playTurn } from './run-tool-loop.js';
+import { withSteering } from './with-steering.js';
 
 /**
  * How a parked turn continues. `stopWhen` and `prepareIteration` come after the agent's, as a
@@ -22,6 +23,8 @@ export interface ResumeOptions extends LoopControlOptions {
   readonly decisions: Readonly<Record<string, ResumeDecision>>;
   /** Cancels the resumed turn, like `TurnInput.signal`. */
   readonly signal?: AbortSignal;
+  /** User messages that arrive while the resumed turn runs, like `TurnInput.steering`. */
+  readonly steering?: ObservableInput<string>;
   /** Who decided, as the decision event and the audit log record it. Default 'resume'. */
   readonly decidedBy?: string;
   /** Records the resumed turn's progress for crash recovery (set by `rx-tool-loop/durable`). */
@@ -90,7 +93,7 @@ function resumed(resolved: ResolvedAgentExecution, snapshot: TurnSnapshot | unkn
     checkOutput(checked.snapshot, resumed.output);
     // a parked snapshot resumes once; a journal's checkpoint is claimed by the durable store
     if (checked.parked || checked.delegated) consumeSnapshot(checked.snapshot);
-    return playTurn(resumed, resumeIteration(resumed, checked, options.decidedBy ?? 'resume'));
+    return withSteering(resumed, options.steering, playTurn(resumed, resumeIteration(resumed, checked, options.decidedBy ?? 'resume')));
   });
 }
 

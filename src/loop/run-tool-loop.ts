@@ -1,14 +1,15 @@
-import { defer, EMPTY, expand, filter, finalize, from, map, type Observable, type OperatorFunction, type Subscription, using } from 'rxjs';
+import { defer, EMPTY, expand, filter, map, type Observable, type OperatorFunction, using } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { turnInputWith, type TurnInput } from '../core/turn-input.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { abortOnUnsubscribe } from '../core/abort-on-unsubscribe.js';
 import type { ResolvedAgentExecution, TurnContext } from '../context/resolved-execution.js';
-import { createQuietTurnContext, createTurnContext, steer } from '../context/turn-context.js';
+import { createQuietTurnContext, createTurnContext } from '../context/turn-context.js';
 import { checkTurnInput } from './check-turn-input.js';
 import { iterate } from './iterate.js';
 import { isIterationStep, type IterationStep } from './iteration-step.js';
 import { startSnapshot } from './turn-snapshot.js';
+import { withSteering } from './with-steering.js';
 
 /**
  * Runs one turn as a cold Observable of events: `iterate` from the turn's first snapshot,
@@ -64,9 +65,7 @@ export function runQuietLoop(resolved: ResolvedAgentExecution, input: TurnInput)
 
 /** The turn's iterations, driven by `expand` from its first snapshot, with its steering listened to meanwhile. */
 function turnEvents(turn: TurnContext, input: TurnInput): Observable<TurnEvent> {
-  const steering = listenToSteering(turn, input);
-  const events$ = playTurn(turn, iterate(turn, startSnapshot(turn, input)));
-  return steering ? events$.pipe(finalize(() => steering.unsubscribe())) : events$;
+  return withSteering(turn, input.steering, playTurn(turn, iterate(turn, startSnapshot(turn, input))));
 }
 
 /**
@@ -141,12 +140,4 @@ function scrubAnswer(text: string): string {
     .split(RECEIPT)
     .map((part, i) => (i % 2 === 1 ? part : scrubCredentials(part)))
     .join('');
-}
-
-function listenToSteering(turn: TurnContext, input: TurnInput): Subscription | undefined {
-  if (input.steering === undefined) return undefined;
-  return from(input.steering).subscribe({
-    next: (message) => steer(turn, message),
-    error: (err: unknown) => turn.resolved.logger.warn({ err, turnId: turn.turnId }, 'steering source failed; ignored'),
-  });
 }

@@ -1,11 +1,26 @@
 import { DurableStoreError } from './durable-errors.js';
 import { checkId, isStoreId } from './durable-ids.js';
-import type { TurnStatus, TurnStore } from './turn-store.js';
+import type { TurnControl, TurnStatus, TurnStore } from './turn-store.js';
 
 /** A count a store keeps in an integer column (an attempt, a seal's sequence). */
 function whole(value: number, what: string): number {
   if (!Number.isSafeInteger(value)) throw new DurableStoreError(`The ${what} must be a whole number.`);
   return value;
+}
+
+/** A lease's length: a whole number of milliseconds above 0 (undefined: no lease). */
+function leaseOf(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || (value as number) <= 0) throw new DurableStoreError('A lease must be a whole number of milliseconds above 0.');
+  return value as number;
+}
+
+/** A control as data: a cancel or a steering message (a string), each with who sent it (an id). */
+function controlOf(control: TurnControl): TurnControl {
+  const by = checkId(control?.by, 'sender (by)');
+  if (control.kind === 'cancel') return { kind: 'cancel', by };
+  if (control.kind === 'steer' && typeof control.message === 'string') return { kind: 'steer', message: control.message, by };
+  throw new DurableStoreError("A control is { kind: 'cancel', by } or { kind: 'steer', message, by } with a string message.");
 }
 
 const STATUSES: readonly unknown[] = ['queued', 'running', 'parked', 'done', 'failed'] satisfies TurnStatus[];
@@ -36,7 +51,7 @@ export function checkedStore(store: TurnStore): TurnStore {
       checkId(turn.agent, 'agent name');
       optional(turn.conversationId, 'conversation id');
       optional(turn.owner, 'owner');
-      return store.createTurn(turn);
+      return store.createTurn({ ...turn, leaseMs: leaseOf(turn.leaseMs) });
     },
     getTurn: async (turnId) => (isStoreId(turnId) ? store.getTurn(turnId) : undefined),
     async listTurns(filter = {}) {
@@ -47,9 +62,15 @@ export function checkedStore(store: TurnStore): TurnStore {
     async claimTurn(turnId, owner, from, options) {
       checkId(owner, 'owner');
       if (!isStoreId(turnId) || !Array.isArray(from)) return undefined;
-      return store.claimTurn(turnId, owner, from.filter((s) => STATUSES.includes(s)), { alone: options?.alone === true });
+      const leaseMs = leaseOf(options?.leaseMs);
+      return store.claimTurn(turnId, owner, from.filter((s) => STATUSES.includes(s)), { alone: options?.alone === true, expired: options?.expired === true, ...(leaseMs ? { leaseMs } : {}) });
     },
     updateTurn: async (turnId, attempt, patch) => store.updateTurn(checkId(turnId, 'turn id'), whole(attempt, 'attempt'), patch),
+    renewLease: async (turnId, attempt, leaseMs) => store.renewLease(checkId(turnId, 'turn id'), whole(attempt, 'attempt'), leaseOf(leaseMs ?? 0)!),
+    expiredTurns: async (agent) => (isStoreId(agent) ? store.expiredTurns(agent) : []),
+    control: async (turnId, control) => store.control(checkId(turnId, 'turn id'), controlOf(control)),
+    takeControls: async (turnId, attempt) => store.takeControls(checkId(turnId, 'turn id'), whole(attempt, 'attempt')),
+    watchControls: (turnId, listener) => store.watchControls(checkId(turnId, 'turn id'), listener),
     async decide(decision) {
       checkId(decision.turnId, 'turn id');
       checkId(decision.requestId, 'request id');
@@ -58,10 +79,10 @@ export function checkedStore(store: TurnStore): TurnStore {
     },
     decisions: async (turnId) => (isStoreId(turnId) ? store.decisions(turnId) : []),
     claimSnapshot: async (turnId, sequence) => store.claimSnapshot(checkId(turnId, 'turn id'), whole(sequence, 'snapshot sequence')),
-    async appendAudit(record) {
+    async appendAudit(record, attempt) {
       checkId(record.turnId, 'turn id');
       optional(record.conversationId, 'conversation id');
-      return store.appendAudit(record);
+      return store.appendAudit(record, attempt === undefined ? undefined : whole(attempt, 'attempt'));
     },
     async auditLog(filter = {}) {
       if (filter.turnId !== undefined && !isStoreId(filter.turnId)) return [];
@@ -76,9 +97,12 @@ export function checkedStore(store: TurnStore): TurnStore {
       return store.activate(conversationId, toolNames);
     },
     activations: async (conversationId) => (isStoreId(conversationId) ? store.activations(conversationId) : []),
-    saveHistory: async (conversationId, history) => store.saveHistory(checkId(conversationId, 'conversation id'), history),
+    async saveHistory(conversationId, history, fence) {
+      checkId(conversationId, 'conversation id');
+      return store.saveHistory(conversationId, history, fence && { turnId: checkId(fence.turnId, 'turn id'), attempt: whole(fence.attempt, 'attempt') });
+    },
     history: async (conversationId) => (isStoreId(conversationId) ? store.history(conversationId) : []),
-    appendEvents: async (turnId, events) => store.appendEvents(checkId(turnId, 'turn id'), events),
+    appendEvents: async (turnId, events, attempt) => store.appendEvents(checkId(turnId, 'turn id'), events, attempt === undefined ? undefined : whole(attempt, 'attempt')),
     events: async (turnId, afterSeq) => (isStoreId(turnId) ? store.events(turnId, Number.isSafeInteger(afterSeq) ? afterSeq : 0) : []),
     watch: (listener) => store.watch(listener),
     close: () => store.close(),

@@ -2,7 +2,7 @@ import type { TurnEvent } from '../core/events.js';
 import type { ChatMessage } from '../core/messages.js';
 import { checkedStore } from './checked-store.js';
 import { DurableStoreError } from './durable-errors.js';
-import type { AuditRecord, StoreChange, StoredDecision, StoredEvent, StoredTurn, TurnPatch, TurnStore } from './turn-store.js';
+import type { AuditRecord, StoreChange, StoredDecision, StoredEvent, StoredTurn, TurnControl, TurnPatch, TurnStore } from './turn-store.js';
 
 /** A copy through JSON: what the store keeps and returns is plain data, as from a database. */
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -27,7 +27,12 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
   const histories = new Map<string, ChatMessage[]>();
   const events: StoredEvent[] = [];
   const claims = new Set<string>();
+  const controls: { turnId: string; control: TurnControl; taken: number | null }[] = [];
+  const controlListeners = new Map<string, Set<() => void>>();
   const listeners = new Set<(change: StoreChange) => void>();
+  const lease = (leaseMs: number | undefined): number | null => (leaseMs === undefined ? null : now() + leaseMs);
+  /** Whether `attempt` is the turn's (no attempt given: no fence). */
+  const holds = (turnId: string, attempt: number | undefined): boolean => attempt === undefined || turns.get(turnId)?.attempt === attempt;
   const changed = (kind: StoreChange['kind'], turnId: string): void => {
     for (const listener of [...listeners]) queueMicrotask(() => listener({ kind, turnId }));
   };
@@ -38,9 +43,10 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
   };
   return checkedStore({
     backend: 'memory',
-    async createTurn({ turnId, agent, conversationId, input, status, owner }) {
+    async createTurn({ turnId, agent, conversationId, input, status, owner, leaseMs }) {
       if (turns.has(turnId)) throw new DurableStoreError(`A turn with id '${turnId}' exists already.`);
-      const turn: StoredTurn = { turnId, agent, conversationId: conversationId ?? null, status, input: copy(input), snapshot: null, pending: [], outcome: null, attempt: 1, owner: owner ?? null, updatedAt: now() };
+      const leaseUntil = status === 'running' ? lease(leaseMs) : null;
+      const turn: StoredTurn = { turnId, agent, conversationId: conversationId ?? null, status, input: copy(input), snapshot: null, pending: [], outcome: null, attempt: 1, owner: owner ?? null, updatedAt: now(), leaseUntil };
       return put(turn);
     },
     async getTurn(turnId) {
@@ -55,15 +61,52 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
     async claimTurn(turnId, owner, from, options = {}) {
       const turn = turns.get(turnId);
       if (!turn || !from.includes(turn.status)) return undefined;
+      if (options.expired && turn.status === 'running' && (turn.leaseUntil === null || turn.leaseUntil > now())) return undefined;
       const busy = (t: StoredTurn): boolean => t.turnId !== turnId && t.conversationId === turn.conversationId && t.status === 'running';
       if (options.alone && turn.conversationId !== null && [...turns.values()].some(busy)) return undefined;
-      return put({ ...turn, status: 'running', attempt: turn.attempt + 1, owner, updatedAt: now() });
+      return put({ ...turn, status: 'running', attempt: turn.attempt + 1, owner, updatedAt: now(), leaseUntil: lease(options.leaseMs) });
     },
     async updateTurn(turnId, attempt, patch: TurnPatch) {
       const turn = turns.get(turnId);
       if (!turn || turn.attempt !== attempt) return false;
       put({ ...turn, ...copy(patch), updatedAt: now() });
       return true;
+    },
+    async renewLease(turnId, attempt, leaseMs) {
+      const turn = turns.get(turnId);
+      if (!turn || turn.attempt !== attempt) return false;
+      turns.set(turnId, { ...turn, leaseUntil: now() + leaseMs }); // no change to announce
+      return true;
+    },
+    async expiredTurns(agent) {
+      const at = now();
+      const expired = [...turns.values()].filter((t) => t.agent === agent && t.status === 'running' && t.leaseUntil !== null && t.leaseUntil <= at);
+      return expired.sort((a, b) => a.leaseUntil! - b.leaseUntil!).slice(0, 100).map((t) => t.turnId);
+    },
+    async control(turnId, control) {
+      const status = turns.get(turnId)?.status;
+      if (status !== 'queued' && status !== 'running' && status !== 'parked') return undefined;
+      controls.push({ turnId, control: copy(control), taken: null });
+      for (const listener of [...(controlListeners.get(turnId) ?? [])]) queueMicrotask(listener);
+      return status;
+    },
+    async takeControls(turnId, attempt) {
+      if (!holds(turnId, attempt)) return { steering: [] };
+      const mine = controls.filter((c) => c.turnId === turnId);
+      const cancel = mine.find((c) => c.control.kind === 'cancel');
+      const steering: string[] = [];
+      for (const c of mine) if (c.control.kind === 'steer' && c.taken === null) (c.taken = attempt), steering.push(c.control.message);
+      return cancel ? { cancelledBy: cancel.control.by, steering } : { steering };
+    },
+    watchControls(turnId, listener) {
+      let set = controlListeners.get(turnId);
+      if (!set) controlListeners.set(turnId, (set = new Set()));
+      const own = () => listener(); // each watch its own entry, even for the same function
+      set.add(own);
+      return () => {
+        set.delete(own);
+        if (set.size === 0) controlListeners.delete(turnId);
+      };
     },
     async decide({ turnId, requestId, decision, decidedBy }) {
       let byRequest = decisions.get(turnId);
@@ -84,8 +127,10 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
     async decisions(turnId) {
       return [...(decisions.get(turnId)?.values() ?? [])].map(copy);
     },
-    async appendAudit(record) {
+    async appendAudit(record, attempt) {
+      if (!holds(record.turnId, attempt)) return false;
       audit.push(copy(record));
+      return true;
     },
     async auditLog(filter = {}) {
       return audit.filter((r) => (filter.turnId === undefined || r.turnId === filter.turnId) && (filter.conversationId === undefined || r.conversationId === filter.conversationId)).map(copy);
@@ -106,16 +151,20 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
     async activations(conversationId) {
       return [...(activated.get(conversationId) ?? [])].sort();
     },
-    async saveHistory(conversationId, history) {
+    async saveHistory(conversationId, history, fence) {
+      if (fence && !holds(fence.turnId, fence.attempt)) return false;
       histories.set(conversationId, copy([...history]));
+      return true;
     },
     async history(conversationId) {
       return copy(histories.get(conversationId) ?? []);
     },
-    async appendEvents(turnId, list: readonly TurnEvent[]) {
-      if (list.length === 0) return;
+    async appendEvents(turnId, list: readonly TurnEvent[], attempt) {
+      if (!holds(turnId, attempt)) return false;
+      if (list.length === 0) return true;
       for (const event of list) events.push({ seq: events.length + 1, turnId, event: copy(event) });
       changed('event', turnId);
+      return true;
     },
     async events(turnId, afterSeq = 0) {
       return events.filter((e) => e.turnId === turnId && e.seq > afterSeq).map(copy);
@@ -126,6 +175,7 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
     },
     async close() {
       listeners.clear();
+      controlListeners.clear();
     },
   });
 }

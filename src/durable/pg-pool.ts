@@ -6,10 +6,11 @@ export interface PgResult {
 /** A connection checked out of a `pg` pool, as `poolDriver` uses it (a `pg` `PoolClient`). */
 export interface PgPoolClient {
   query(text: string, params?: readonly unknown[]): Promise<PgResult>;
-  release(): void;
-  on(event: 'notification', listener: (message: { channel: string }) => void): unknown;
+  /** `true`: the connection is broken, close it instead of returning it to the pool. */
+  release(destroy?: boolean): void;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
-  off(event: 'notification', listener: (message: { channel: string }) => void): unknown;
+  off(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
 }
 
 /**

@@ -6,8 +6,8 @@ export interface SqlDriver {
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<R[]>;
   /** Runs `work` in one transaction on one connection. */
   transaction<T>(work: (query: SqlDriver['query']) => Promise<T>): Promise<T>;
-  /** Calls `onNotify` on each NOTIFY on `channel`; absent where notifications do not arrive (poll there). */
-  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /** Calls `onNotify` with the payload of each NOTIFY on `channel`; absent where notifications do not arrive (poll there). */
+  listen?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -47,6 +47,21 @@ export const MIGRATIONS: readonly { readonly version: number; readonly statement
     // one claim per parked snapshot resumed (turn id, seal sequence): a replayed snapshot is refused
     version: 3,
     statements: [`CREATE TABLE rtl_snapshot_claim (turn_id text NOT NULL, sequence integer NOT NULL, claimed_at bigint NOT NULL, PRIMARY KEY (turn_id, sequence))`],
+  },
+  {
+    // leases renewed by a live worker (a running turn is taken over only once its lease ran out),
+    // and the controls sent to a turn from any instance (cancel, steering); a turn running before
+    // this version gets the lease pg-boss's default expiry gave it
+    version: 4,
+    statements: [
+      `ALTER TABLE rtl_turn ADD COLUMN lease_until bigint`,
+      `UPDATE rtl_turn SET lease_until = updated_at + 900000 WHERE status = 'running'`,
+      `CREATE INDEX rtl_turn_lease ON rtl_turn (agent, lease_until) WHERE status = 'running'`,
+      `CREATE TABLE rtl_control (
+         id bigserial PRIMARY KEY, turn_id text NOT NULL, kind text NOT NULL, message json,
+         sent_by text NOT NULL, sent_at bigint NOT NULL, taken integer)`,
+      `CREATE INDEX rtl_control_turn ON rtl_control (turn_id, id)`,
+    ],
   },
 ];
 

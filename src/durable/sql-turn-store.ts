@@ -1,7 +1,9 @@
 import { checkedStore } from './checked-store.js';
-import { columnCipher, type ColumnCipher } from './column-cipher.js';
+import { columnCipher } from './column-cipher.js';
 import { DurableStoreError } from './durable-errors.js';
 import { migrate, type SqlDriver } from './sql-migrations.js';
+import { sqlTurnControls } from './sql-turn-controls.js';
+import { turnOf, type TurnRow } from './sql-turn-row.js';
 import { watchChanges, type ChangeWatcher } from './watch-changes.js';
 import type { AuditRecord, StoredDecision, StoredTurn, TurnStore } from './turn-store.js';
 
@@ -22,34 +24,6 @@ export interface SqlStoreOptions {
    */
   readonly encryptionKey?: string | Uint8Array;
 }
-
-interface TurnRow {
-  turn_id: string;
-  agent: string;
-  conversation_id: string | null;
-  status: StoredTurn['status'];
-  input: StoredTurn['input'];
-  snapshot: StoredTurn['snapshot'];
-  pending: StoredTurn['pending'];
-  outcome: StoredTurn['outcome'];
-  attempt: number;
-  owner: string | null;
-  updated_at: string | number;
-}
-
-const turnOf = (r: TurnRow, cipher: ColumnCipher): StoredTurn => ({
-  turnId: r.turn_id,
-  agent: r.agent,
-  conversationId: r.conversation_id,
-  status: r.status,
-  input: cipher.open(r.input, `input:${r.turn_id}`),
-  snapshot: cipher.open(r.snapshot, `snapshot:${r.turn_id}`),
-  pending: r.pending,
-  outcome: cipher.open(r.outcome, `outcome:${r.turn_id}`),
-  attempt: Number(r.attempt),
-  owner: r.owner,
-  updatedAt: Number(r.updated_at),
-});
 
 interface DecisionRow {
   turn_id: string;
@@ -73,6 +47,9 @@ const noting = (kind: string, cte: string, select = 'w.*'): string =>
    SELECT ${select}, pg_notify('${CHANNEL}', '') AS notified FROM w`;
 
 const json = (value: unknown): string => JSON.stringify(value);
+
+/** A statement's condition that holds while `attempt` (the parameter `$n`; null: no fence) is the turn's (`turnId`: an expression). */
+const holding = (turnId: string, n: number): string => `($${n}::integer IS NULL OR EXISTS (SELECT 1 FROM rtl_turn WHERE turn_id = ${turnId} AND attempt = $${n}))`;
 
 /**
  * Opens the turn store on a Postgres database: migrates the schema, then starts its watchers
@@ -106,16 +83,19 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
   const toTurn = (r: TurnRow): StoredTurn => turnOf(r, cipher);
   /** A column's JSON as stored: encrypted (with its column and owner as context) when the store has a key. */
   const sealed = (value: unknown, context: string): string => json(value === null ? null : cipher.seal(value, context));
+  const controls = sqlTurnControls(driver, cipher, now, options.pollMs ?? 250);
   return checkedStore({
     backend: driver.backend,
-    async createTurn({ turnId, agent, conversationId, input, status, owner }) {
+    ...controls,
+    async createTurn({ turnId, agent, conversationId, input, status, owner, leaseMs }) {
+      const at = now();
       const rows = await q<TurnRow>(
         noting(
           'turn',
-          `INSERT INTO rtl_turn (turn_id, agent, conversation_id, status, input, snapshot, pending, outcome, attempt, owner, updated_at)
-           VALUES ($1, $2, $3, $4, $5, NULL, '[]', NULL, 1, $6, $7) ON CONFLICT (turn_id) DO NOTHING RETURNING *`,
+          `INSERT INTO rtl_turn (turn_id, agent, conversation_id, status, input, snapshot, pending, outcome, attempt, owner, updated_at, lease_until)
+           VALUES ($1, $2, $3, $4, $5, NULL, '[]', NULL, 1, $6, $7, $8) ON CONFLICT (turn_id) DO NOTHING RETURNING *`,
         ),
-        [turnId, agent, conversationId ?? null, status, sealed(input, `input:${turnId}`), owner ?? null, now()],
+        [turnId, agent, conversationId ?? null, status, sealed(input, `input:${turnId}`), owner ?? null, at, status === 'running' && leaseMs !== undefined ? at + leaseMs : null],
       );
       if (rows.length === 0) throw new DurableStoreError(`A turn with id '${turnId}' exists already.`);
       return toTurn(rows[0]);
@@ -133,9 +113,15 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
     },
     async claimTurn(turnId, owner, from, options = {}) {
       const claim = async (query: SqlDriver['query']): Promise<StoredTurn | undefined> => {
+        const at = now();
+        // with `expired`, a running turn only once its lease ran out (none: never)
         const rows = await query<TurnRow>(
-          noting('turn', `UPDATE rtl_turn SET status = 'running', attempt = attempt + 1, owner = $2, updated_at = $4 WHERE turn_id = $1 AND status = ANY($3::text[]) RETURNING *`),
-          [turnId, owner, [...from], now()],
+          noting(
+            'turn',
+            `UPDATE rtl_turn SET status = 'running', attempt = attempt + 1, owner = $2, updated_at = $4, lease_until = $5::bigint
+             WHERE turn_id = $1 AND status = ANY($3::text[]) AND (NOT $6::boolean OR status <> 'running' OR lease_until <= $4) RETURNING *`,
+          ),
+          [turnId, owner, [...from], at, options.leaseMs === undefined ? null : at + options.leaseMs, options.expired === true],
         );
         return rows[0] && toTurn(rows[0]);
       };
@@ -183,8 +169,14 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
     async decisions(turnId) {
       return (await q<DecisionRow>('SELECT * FROM rtl_decision WHERE turn_id = $1 ORDER BY decided_at, request_id', [turnId])).map(toDecision);
     },
-    async appendAudit(record) {
-      await q('INSERT INTO rtl_audit (turn_id, conversation_id, record) VALUES ($1, $2, $3)', [record.turnId, record.conversationId, json(record)]);
+    async appendAudit(record, attempt) {
+      const rows = await q(`INSERT INTO rtl_audit (turn_id, conversation_id, record) SELECT $1, $2, $3 WHERE ${holding('$1', 4)} RETURNING id`, [
+        record.turnId,
+        record.conversationId,
+        json(record),
+        attempt ?? null,
+      ]);
+      return rows.length > 0;
     },
     async auditLog(filter = {}) {
       const rows = await q<{ record: AuditRecord }>(
@@ -206,19 +198,25 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
     async activations(conversationId) {
       return (await q<{ tool_name: string }>('SELECT tool_name FROM rtl_activation WHERE conversation_id = $1 ORDER BY tool_name', [conversationId])).map((r) => r.tool_name);
     },
-    async saveHistory(conversationId, history) {
-      await q(
-        'INSERT INTO rtl_history (conversation_id, history, updated_at) VALUES ($1, $2, $3) ON CONFLICT (conversation_id) DO UPDATE SET history = EXCLUDED.history, updated_at = EXCLUDED.updated_at',
-        [conversationId, sealed(history, `history:${conversationId}`), now()],
+    async saveHistory(conversationId, history, fence) {
+      const rows = await q(
+        `INSERT INTO rtl_history (conversation_id, history, updated_at) SELECT $1, $2, $3 WHERE ${holding('$4', 5)}
+         ON CONFLICT (conversation_id) DO UPDATE SET history = EXCLUDED.history, updated_at = EXCLUDED.updated_at RETURNING conversation_id`,
+        [conversationId, sealed(history, `history:${conversationId}`), now(), fence?.turnId ?? null, fence?.attempt ?? null],
       );
+      return rows.length > 0;
     },
     async history(conversationId) {
       const stored = (await q<{ history: unknown }>('SELECT history FROM rtl_history WHERE conversation_id = $1', [conversationId]))[0]?.history;
       return stored === undefined ? [] : cipher.open(stored, `history:${conversationId}`);
     },
-    async appendEvents(turnId, events) {
-      if (events.length === 0) return;
-      await q(noting('event', `INSERT INTO rtl_event (turn_id, event) SELECT $1, e FROM json_array_elements($2::json) WITH ORDINALITY AS t(e, n) ORDER BY n RETURNING turn_id`, 'w.turn_id'), [turnId, json(events.map((e) => cipher.seal(e, `event:${turnId}`)))]);
+    async appendEvents(turnId, events, attempt) {
+      if (events.length === 0) return true;
+      const rows = await q(
+        noting('event', `INSERT INTO rtl_event (turn_id, event) SELECT $1, e FROM json_array_elements($2::json) WITH ORDINALITY AS t(e, n) WHERE ${holding('$1', 3)} ORDER BY n RETURNING turn_id`, 'w.turn_id'),
+        [turnId, json(events.map((e) => cipher.seal(e, `event:${turnId}`))), attempt ?? null],
+      );
+      return rows.length > 0;
     },
     async events(turnId, afterSeq = 0) {
       const rows = await q<{ seq: string; event: never }>('SELECT seq::text AS seq, event FROM rtl_event WHERE turn_id = $1 AND seq > $2 ORDER BY rtl_event.seq', [turnId, afterSeq]);
@@ -226,7 +224,7 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
     },
     watch: (listener) => watcher.add(listener),
     async close() {
-      await watcher.close();
+      await Promise.all([watcher.close(), controls.close()]);
       await driver.close();
     },
   });

@@ -38,6 +38,21 @@ export interface StoredTurn {
   readonly owner: string | null;
   /** Milliseconds since the epoch. */
   readonly updatedAt: number;
+  /**
+   * When the running worker's lease runs out (milliseconds since the epoch, by the clocks of the
+   * instances that claim and renew it): a live worker renews it (`renewLease`); past it, the turn
+   * may be taken over. Null: no lease (never taken over by expiry).
+   */
+  readonly leaseUntil: number | null;
+}
+
+/** A request to a turn, recorded from any instance: stop it, or a user message for its next iteration. */
+export type TurnControl = { readonly kind: 'cancel'; readonly by: string } | { readonly kind: 'steer'; readonly message: string; readonly by: string };
+
+/** What a worker takes from its turn's controls: whether it is cancelled (by whom), and the steering messages no attempt took before. */
+export interface TakenControls {
+  readonly cancelledBy?: string;
+  readonly steering: readonly string[];
 }
 
 /** A decision as recorded: the first one for a request wins. */
@@ -101,19 +116,46 @@ export interface TurnPatch {
  */
 export interface TurnStore {
   readonly backend: 'memory' | 'pglite' | 'postgres';
-  /** Records a new turn (status `queued` or `running`, attempt 1); a turn id that exists is refused. */
-  createTurn(turn: { turnId: string; agent: string; conversationId?: string; input: StoredInput; status: 'queued' | 'running'; owner?: string }): Promise<StoredTurn>;
+  /** Records a new turn (status `queued` or `running`, attempt 1; a running one with a lease of `leaseMs`); a turn id that exists is refused. */
+  createTurn(turn: { turnId: string; agent: string; conversationId?: string; input: StoredInput; status: 'queued' | 'running'; owner?: string; leaseMs?: number }): Promise<StoredTurn>;
   getTurn(turnId: string): Promise<StoredTurn | undefined>;
   listTurns(filter?: { status?: TurnStatus; conversationId?: string }): Promise<StoredTurn[]>;
   /**
    * Atomically takes a turn in one of `from` for `owner`: status `running`, attempt + 1; undefined
    * when it is not in one of them — or, with `alone`, while another turn of its conversation is
    * `running` (checked and taken as one step on every instance: of two turns of a conversation
-   * claimed `alone` at once, one gets it).
+   * claimed `alone` at once, one gets it). With `expired`, a `running` turn is taken only once its
+   * lease ran out. The claim gives the new owner a lease of `leaseMs` (none without it).
    */
-  claimTurn(turnId: string, owner: string, from: readonly TurnStatus[], options?: { readonly alone?: boolean }): Promise<StoredTurn | undefined>;
+  claimTurn(
+    turnId: string,
+    owner: string,
+    from: readonly TurnStatus[],
+    options?: { readonly alone?: boolean; readonly expired?: boolean; readonly leaseMs?: number },
+  ): Promise<StoredTurn | undefined>;
   /** Writes a change while `attempt` is the turn's; false when another claim took it over. */
   updateTurn(turnId: string, attempt: number, patch: TurnPatch): Promise<boolean>;
+  /** Extends the lease to `leaseMs` from now while `attempt` is the turn's (a worker's heartbeat); false when another claim took it over. */
+  renewLease(turnId: string, attempt: number, leaseMs: number): Promise<boolean>;
+  /** The ids of `agent`'s running turns whose lease ran out (their worker stopped renewing it), oldest first, at most 100. */
+  expiredTurns(agent: string): Promise<string[]>;
+  /**
+   * Records a cancel or a steering message for a turn that has not ended (queued, running or
+   * parked) and wakes whoever watches its controls, on every instance; resolves with the turn's
+   * status then, or undefined (nothing recorded) when there is no such turn or it ended.
+   */
+  control(turnId: string, control: TurnControl): Promise<TurnStatus | undefined>;
+  /**
+   * What the worker of `attempt` must act on: the cancel, if one was recorded, and the steering
+   * messages no attempt took before (taken now, oldest first: each goes to one attempt). Nothing
+   * once another claim took the turn over.
+   */
+  takeControls(turnId: string, attempt: number): Promise<TakenControls>;
+  /**
+   * Calls `listener` soon after a control is recorded for the turn on any instance (NOTIFY, and a
+   * poll for what a notification missed); returns the unsubscribe. A call is a hint: read with `takeControls`.
+   */
+  watchControls(turnId: string, listener: () => void): () => void;
   /** Records a decision unless one exists for the request; the first one wins on every instance. */
   decide(decision: { turnId: string; requestId: string; decision: ResumeDecision; decidedBy: string }): Promise<DecideResult>;
   decisions(turnId: string): Promise<StoredDecision[]>;
@@ -122,16 +164,19 @@ export interface TurnStore {
    * every later claim on any instance, so a snapshot put back into the store never resumes twice.
    */
   claimSnapshot(turnId: string, sequence: number): Promise<boolean>;
-  appendAudit(record: AuditRecord): Promise<void>;
+  /** Appends to the audit log; with `attempt`, only while it is the turn's (false, nothing written, once another claim took it over). */
+  appendAudit(record: AuditRecord, attempt?: number): Promise<boolean>;
   auditLog(filter?: { turnId?: string; conversationId?: string }): Promise<AuditRecord[]>;
   allow(conversationId: string, toolName: string): Promise<void>;
   allowList(conversationId: string): Promise<string[]>;
   /** Records deferred tools a conversation activated (`tool_search`), so a turn on another instance sees them. */
   activate(conversationId: string, toolNames: readonly string[]): Promise<void>;
   activations(conversationId: string): Promise<string[]>;
-  saveHistory(conversationId: string, history: readonly ChatMessage[]): Promise<void>;
+  /** Replaces the conversation's history; with `fence`, only while its attempt is its turn's (false, nothing written, otherwise). */
+  saveHistory(conversationId: string, history: readonly ChatMessage[], fence?: { readonly turnId: string; readonly attempt: number }): Promise<boolean>;
   history(conversationId: string): Promise<ChatMessage[]>;
-  appendEvents(turnId: string, events: readonly TurnEvent[]): Promise<void>;
+  /** Appends to the turn's event log, in order; with `attempt`, only while it is the turn's (false, nothing written, once another claim took it over). */
+  appendEvents(turnId: string, events: readonly TurnEvent[], attempt?: number): Promise<boolean>;
   /** A turn's events after `afterSeq` (0: from the start), oldest first. */
   events(turnId: string, afterSeq?: number): Promise<StoredEvent[]>;
   /** Calls `listener` on each change made on any instance (LISTEN/NOTIFY, else polling); returns the unsubscribe. */

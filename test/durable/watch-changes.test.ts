@@ -28,7 +28,7 @@ describe('watching a SQL store', () => {
         }
         return rows;
       },
-      listen: async (_channel, onNotify) => ((wake = onNotify), async () => undefined),
+      listen: async (_channel, onNotify) => ((wake = () => onNotify('')), async () => undefined),
     };
     const watcher = watchChanges(driver, 'rtl_change', 60_000);
     await watcher.init();

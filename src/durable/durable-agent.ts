@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { defer, EMPTY, from, type Observable, switchMap } from 'rxjs';
+import { defer, EMPTY, from, lastValueFrom, type Observable, switchMap } from 'rxjs';
 import type { Agent } from '../agent/create-agent.js';
 import type { TurnEvent } from '../core/events.js';
-import { turnInputWith, type TurnInput } from '../core/turn-input.js';
-import type { TurnSnapshot } from '../core/turn-snapshot.js';
-import { ConfigurationError, SnapshotMismatchError, SnapshotReplayedError, TurnInputError } from '../core/errors.js';
+import type { TurnInput } from '../core/turn-input.js';
+import { ConfigurationError, TurnInputError } from '../core/errors.js';
 import type { ResumeDecision } from '../loop/check-snapshot.js';
-import { snapshotKeyOf, verifySeal } from '../loop/seal-snapshot.js';
-import { waitingRequests } from '../loop/waiting-requests.js';
-import { ConversationBusyError, DurableStoreError } from './durable-errors.js';
+import { DurableStoreError } from './durable-errors.js';
 import { checkId, idProblem, isStoreId } from './durable-ids.js';
-import { persistTurn } from './persist-turn.js';
-import { storeJournal } from './store-journal.js';
-import type { StoredDecision, StoredInput, StoredTurn, TurnStore } from './turn-store.js';
+import { claimedRuns } from './run-claimed.js';
+import { turnClaims, type TakeOver } from './turn-claims.js';
+import type { StoredDecision, StoredInput, StoredTurn, TurnStatus, TurnStore } from './turn-store.js';
 
 /** Options of `durableAgent`. */
 export interface DurableAgentOptions {
@@ -21,6 +18,14 @@ export interface DurableAgentOptions {
   readonly owner?: string;
   /** Called when a turn is ready to run here or elsewhere: submitted, or its last pending decision arrived (workers enqueue it). */
   readonly onReady?: (turn: StoredTurn) => void | Promise<void>;
+  /**
+   * How long a worker's hold on a running turn lasts without a renewal (ms): a worker that died
+   * loses its turns this long after its last heartbeat, and only then may another take them over
+   * (`continue(id, { takeOver: 'expired' })`; `turnQueue`'s workers sweep for them). Default 30,000.
+   */
+  readonly leaseMs?: number;
+  /** How often a live worker renews the lease of each turn it runs (ms), below `leaseMs`. Default `leaseMs / 3`. */
+  readonly heartbeatMs?: number;
 }
 
 /** What `decide` did with a decision. */
@@ -31,10 +36,26 @@ export type DecisionOutcome =
   /** The decision is not one, or an id (turn, request, decider) is not: not a string, empty, over 256 characters, a NUL, … (`idProblem`). */
   | { readonly status: 'invalid' };
 
+/**
+ * What `cancel` did: `cancelled` (the turn was queued or parked: it ended cancelled here without
+ * running), `requested` (it runs on some worker, which stops it within moments), `ended` (it had
+ * ended already, or there is no such turn) or `invalid` (an id that is not one).
+ */
+export type CancelOutcome = { readonly status: 'cancelled' | 'requested' | 'ended' | 'invalid' };
+
+/**
+ * What `steer` did: `sent` (recorded for the turn, which was `turnStatus`: a running turn's worker
+ * adds it at its next iteration; a queued or parked turn gets it when it starts or resumes),
+ * `ended` (nothing recorded: the turn ended, or there is no such turn) or `invalid`.
+ */
+export type SteerOutcome = { readonly status: 'sent'; readonly turnStatus: TurnStatus } | { readonly status: 'ended' | 'invalid' };
+
 /** An agent whose turns live in a `TurnStore`: they park, survive restarts and crashes, and go on in any process. */
 export interface DurableAgent {
   readonly agent: Agent;
   readonly store: TurnStore;
+  /** The lease each of its claims gives (ms). */
+  readonly leaseMs: number;
   /**
    * Runs a turn here, kept in the store as it goes (its id: `input.ingress.turnId`, else a new one).
    * A turn or conversation id that is not an id (`idProblem`) fails it with a `DurableStoreError`,
@@ -47,15 +68,23 @@ export interface DurableAgent {
   decide(turnId: string, requestId: string, decision: ResumeDecision, decidedBy?: string): Promise<DecisionOutcome>;
   /**
    * Goes on with a stored turn: starts a queued one, resumes a parked one whose decisions are all
-   * in, or — with `takeOver` (a worker that knows the previous owner died) — recovers a running
-   * one from its journal. Empty when there is nothing to do here (another instance claimed it, a
+   * in, or recovers a running one from its journal — with `takeOver: true` whatever its lease (a
+   * process that knows the previous owner died), with `takeOver: 'expired'` once its lease ran out. Empty when there is nothing to do here (another instance claimed it, a
    * decision is missing, or the turn is another agent's). A snapshot that is not the row's own —
    * another turn's, or another conversation's — fails the turn with a `SnapshotMismatchError`.
    * With `exclusive` (the queue's workers), it starts or resumes the turn only while no other turn
    * of its conversation runs (the store's claim `alone`), and a queued turn only after those of its
    * conversation queued before it; else it errors with `ConversationBusyError` and changes nothing.
    */
-  continue(turnId: string, options?: { signal?: AbortSignal; takeOver?: boolean; exclusive?: boolean }): Observable<TurnEvent>;
+  continue(turnId: string, options?: { signal?: AbortSignal; takeOver?: TakeOver; exclusive?: boolean }): Observable<TurnEvent>;
+  /**
+   * Cancels a turn from any instance: recorded in the store, then the worker that runs it aborts
+   * it (finished results kept, unfinished slots `interrupted`, `done` says 'cancelled'); a queued
+   * or parked turn ends cancelled here, without running anything.
+   */
+  cancel(turnId: string, cancelledBy?: string): Promise<CancelOutcome>;
+  /** Sends a user message to a turn from any instance: it joins history at the turn's next iteration, on whichever worker runs it. */
+  steer(turnId: string, message: string, sentBy?: string): Promise<SteerOutcome>;
 }
 
 /**
@@ -83,6 +112,8 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
     const problem = idProblem(value);
     if (problem !== undefined) throw new ConfigurationError(`durableAgent: the ${what} ${problem}; the store keeps it as an id.`);
   }
+  const { leaseMs, heartbeatMs } = leaseOf(options);
+  const { claimFor } = turnClaims(store, { owner, agent: name, leaseMs });
 
   /** The turn's input as the store keeps it; its ids checked first (a `DurableStoreError` names the one that is not an id); never an output schema (`TurnInputError`). */
   const stored = (input: TurnInput): StoredInput => {
@@ -99,54 +130,17 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
     };
   };
 
-  /** The turn's input with the conversation's history, allow-list and activated tools from the store. */
-  const prepare = async (input: StoredInput, conversationId: string | null): Promise<TurnInput> => {
-    if (conversationId === null) return input;
-    const approval = agent.resolved.approval as { allowInConversation?: (tool: string, scope: string) => void } | undefined;
-    for (const tool of await store.allowList(conversationId)) approval?.allowInConversation?.(tool, conversationId);
-    const activated = agent.resolved.activations.forScope({ conversationId });
-    for (const name of await store.activations(conversationId)) {
-      const tool = agent.resolved.toolScope.deferred.find((t) => t.name === name);
-      if (tool) activated.activate(tool);
-    }
-    return turnInputWith(input, { conversationId, history: input.history ?? (await store.history(conversationId)) });
-  };
-
-  const runClaimed = (turn: StoredTurn, signal?: AbortSignal, steering?: TurnInput['steering']): Observable<TurnEvent> => {
-    const { conversationId } = turn;
-    const atEnd = async (): Promise<void> => {
-      if (conversationId !== null) await store.activate(conversationId, agent.resolved.activations.forScope({ conversationId }).names());
-    };
-    const target = { store, turnId: turn.turnId, conversationId, attempt: turn.attempt, atEnd };
-    const journal = storeJournal(store, turn.turnId, turn.attempt, agent.resolved.snapshotKey);
-    const snapshot = turn.snapshot;
-    if (snapshot?.batch) {
-      return from(claimResume(turn.turnId, snapshot)).pipe(
-        switchMap(() => store.decisions(turn.turnId)),
-        switchMap((all) => {
-          const decisions = decisionsFor(snapshot, all);
-          const decidedBy = all.find((d) => Object.hasOwn(decisions, d.requestId))?.decidedBy ?? 'resume';
-          // the row says whose turn it is: a snapshot of another conversation is refused, never resumed here
-          const resume = { decisions, decidedBy, journal, signal, conversationId: turn.conversationId };
-          return from(prepare(turn.input, turn.conversationId)).pipe(switchMap(() => agent.resume(snapshot, resume)));
-        }),
-        persistTurn(target), // a refused snapshot fails the turn
-      );
-    }
-    return from(prepare(turn.input, turn.conversationId)).pipe(
-      switchMap((input) => agent.run(turnInputWith(input, steering ? { signal, journal, steering } : { signal, journal }))),
-      persistTurn(target),
-    );
-  };
+  const runClaimed = claimedRuns(agent, store, { leaseMs, heartbeatMs });
 
   return {
     agent,
     store,
+    leaseMs,
     run: (input) =>
       from(
         (async () => {
           const data = stored(input);
-          return store.createTurn({ turnId: data.ingress.turnId, agent: name, input: data, status: 'running', owner, ...(input.conversationId ? { conversationId: input.conversationId } : {}) });
+          return store.createTurn({ turnId: data.ingress.turnId, agent: name, input: data, status: 'running', owner, leaseMs, ...(input.conversationId ? { conversationId: input.conversationId } : {}) });
         })(),
       ).pipe(switchMap((turn) => runClaimed(turn, input.signal, input.steering))),
     async submit(input) {
@@ -170,72 +164,37 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
       defer(() => store.getTurn(checkId(turnId, 'turn id'))).pipe(
         switchMap((turn) => {
           if (!turn) throw new DurableStoreError(`No turn '${turnId}' in the store.`);
-          return from(claimFor(turn, opts.takeOver === true, opts.exclusive === true));
+          return from(claimFor(turn, opts.takeOver ?? false, opts.exclusive === true));
         }),
         switchMap((claimed) => (claimed ? runClaimed(claimed, opts.signal) : EMPTY)),
       ),
+    async cancel(turnId, cancelledBy = 'operator') {
+      if (!isStoreId(turnId) || !isStoreId(cancelledBy)) return { status: 'invalid' };
+      const status = await store.control(turnId, { kind: 'cancel', by: cancelledBy });
+      if (status === undefined) return { status: 'ended' };
+      if (status === 'running') return { status: 'requested' };
+      // queued or parked: ended here, unless a worker claimed it first (then it reads the cancel before it runs anything)
+      const claimed = (await store.getTurn(turnId))?.agent === name ? await store.claimTurn(turnId, owner, ['queued', 'parked'], { leaseMs }) : undefined;
+      if (!claimed) return { status: 'requested' };
+      await lastValueFrom(runClaimed(claimed), { defaultValue: undefined });
+      return { status: 'cancelled' };
+    },
+    async steer(turnId, message, sentBy = 'user') {
+      if (!isStoreId(turnId) || typeof message !== 'string' || !isStoreId(sentBy)) return { status: 'invalid' };
+      const turnStatus = await store.control(turnId, { kind: 'steer', message, by: sentBy });
+      return turnStatus === undefined ? { status: 'ended' } : { status: 'sent', turnStatus };
+    },
   };
-
-  /**
-   * A parked snapshot resumes once across instances: its seal is checked, it must be the row's
-   * own turn, then its sequence is claimed in the store (a journal's checkpoint, recovered after
-   * a crash, is fenced by `attempt`).
-   */
-  async function claimResume(turnId: string, snapshot: TurnSnapshot): Promise<void> {
-    if (snapshot.turnId !== turnId) throw new SnapshotMismatchError(`The stored snapshot is of turn '${snapshot.turnId}', not of '${turnId}'.`);
-    if (!snapshot.batch?.slots.some((s) => s.state === 'awaiting-approval' || s.state === 'delegated')) return;
-    const sequence = verifySeal(snapshot, agent.resolved.snapshotKey ?? snapshotKeyOf(undefined));
-    if (!(await store.claimSnapshot(turnId, sequence))) throw new SnapshotReplayedError(turnId, sequence);
-  }
-
-  /**
-   * Claims the turn when there is something to do with it here: never another agent's turn (a
-   * job on a shared or forged queue), and a parked one only once every request it waits for —
-   * its row's and its snapshot's — is decided.
-   */
-  async function claimFor(turn: StoredTurn, takeOver: boolean, exclusive: boolean): Promise<StoredTurn | undefined> {
-    if (turn.agent !== name) return undefined;
-    if (turn.status === 'queued') return claimStart(turn, 'queued', exclusive);
-    if (turn.status === 'running') return takeOver ? store.claimTurn(turn.turnId, owner, ['running']) : undefined;
-    if (turn.status !== 'parked') return undefined;
-    const decided = new Set((await store.decisions(turn.turnId)).map((d) => d.requestId));
-    const waiting = [...turn.pending.map((r) => r.requestId), ...waitingFor(turn.snapshot)];
-    if (!waiting.every((id) => decided.has(id))) return undefined;
-    return claimStart(turn, 'parked', exclusive);
-  }
-
-  /** Claims a queued or parked turn; `exclusive`: only when its conversation has nothing running and nothing queued before it. */
-  async function claimStart(turn: StoredTurn, status: 'queued' | 'parked', exclusive: boolean): Promise<StoredTurn | undefined> {
-    const { conversationId } = turn;
-    if (!exclusive || conversationId === null) return store.claimTurn(turn.turnId, owner, [status]);
-    const busy = new ConversationBusyError(turn.turnId, conversationId);
-    const next = status === 'queued' ? await nextQueued(store, conversationId) : undefined;
-    if (next && next.turnId !== turn.turnId) throw busy; // an earlier one goes first
-    const claimed = await store.claimTurn(turn.turnId, owner, [status], { alone: true });
-    if (claimed) return claimed;
-    if ((await store.getTurn(turn.turnId))?.status === status) throw busy; // refused for another turn running, not taken
-    return undefined;
-  }
 }
 
-/**
- * A conversation's queued turn that starts next: the first submitted (by the `updatedAt` its
- * submitting instance wrote; a queued row is not written again before its claim), then by turn id.
- */
-export async function nextQueued(store: TurnStore, conversationId: string): Promise<StoredTurn | undefined> {
-  const queued = await store.listTurns({ conversationId, status: 'queued' });
-  return queued.sort((a, b) => a.updatedAt - b.updatedAt || (a.turnId < b.turnId ? -1 : a.turnId > b.turnId ? 1 : 0))[0];
-}
-
-/** The request ids a snapshot waits for: its own call's, or its parked sub-agents' (`waitingRequests`). */
-const waitingFor = (snapshot: TurnSnapshot | null): Set<string> => new Set(waitingRequests(snapshot));
-
-/** The stored decisions the snapshot waits for, keyed by request id. */
-function decisionsFor(snapshot: TurnSnapshot, all: readonly StoredDecision[]): Record<string, ResumeDecision> {
-  const waiting = waitingFor(snapshot);
-  const decisions: Record<string, ResumeDecision> = {};
-  for (const d of all) if (waiting.has(d.requestId)) decisions[d.requestId] = d.decision;
-  return decisions;
+/** The lease and heartbeat of `durableAgent`'s options, checked: whole milliseconds, the beat below the lease. */
+function leaseOf(options: DurableAgentOptions): { leaseMs: number; heartbeatMs: number } {
+  const leaseMs = options.leaseMs ?? 30_000;
+  const heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(leaseMs / 3));
+  if (!Number.isSafeInteger(leaseMs) || leaseMs < 2 || !Number.isSafeInteger(heartbeatMs) || heartbeatMs < 1 || heartbeatMs >= leaseMs) {
+    throw new ConfigurationError('durableAgent: leaseMs and heartbeatMs must be whole milliseconds, heartbeatMs above 0 and below leaseMs.');
+  }
+  return { leaseMs, heartbeatMs };
 }
 
 const isDecision = (value: unknown): value is ResumeDecision =>

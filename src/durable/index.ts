@@ -5,7 +5,7 @@
  * only the adapter you use needs its package. Their types are structural (`PgPool`, `PgBossClient`,
  * `PgliteDb`), so these types never import a peer's.
  */
-export type { TurnStore, StoredTurn, StoredInput, StoredDecision, StoredEvent, StoreChange, TurnStatus, TurnPatch, DecideResult, AuditRecord } from './turn-store.js';
+export type { TurnStore, StoredTurn, StoredInput, StoredDecision, StoredEvent, StoreChange, TurnStatus, TurnPatch, DecideResult, AuditRecord, TurnControl, TakenControls } from './turn-store.js';
 export { memoryTurnStore } from './memory-turn-store.js';
 export { pgliteTurnStore, type PgliteStoreOptions } from './pglite-turn-store.js';
 export type { PgliteDb, PgliteQuery } from './pglite-db.js';
@@ -13,7 +13,8 @@ export { postgresTurnStore, poolDriver } from './postgres-turn-store.js';
 export type { PgPool, PgPoolClient, PgResult } from './pg-pool.js';
 export { openSqlTurnStore, type SqlStoreOptions } from './sql-turn-store.js';
 export { MIGRATIONS, migrate, type SqlDriver } from './sql-migrations.js';
-export { durableAgent, type DurableAgent, type DurableAgentOptions, type DecisionOutcome } from './durable-agent.js';
+export { durableAgent, type DurableAgent, type DurableAgentOptions, type DecisionOutcome, type CancelOutcome, type SteerOutcome } from './durable-agent.js';
+export type { TakeOver } from './turn-claims.js';
 export { storeJournal } from './store-journal.js';
 export { persistTurn, type PersistTarget } from './persist-turn.js';
 export { turnEvents, type TurnEventsOptions } from './turn-events.js';

@@ -20,8 +20,9 @@ export interface PersistTarget {
  * updated). The audit log and the allow-list are the journal's (`storeJournal`): it has the
  * tool's real name, the events a scrubbed one. Before `done` goes on, the turn's row says how it
  * ended — `parked` with its snapshot and pending requests, or `done` with the conversation's
- * history saved — so whoever sees `done` can rely on the store. A write that fails errors the
- * stream (a claim lost to another worker: `TurnTakenOverError`).
+ * history saved — so whoever sees `done` can rely on the store. Every write is fenced by the
+ * claim's `attempt`: once another worker took the turn over, this one writes no event, history
+ * or row, and the stream errors with `TurnTakenOverError` (as it does on any write that fails).
  *
  * ```
  * source: -a-b--(d|)
@@ -56,7 +57,9 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
         if (queued.length === 0) return chain;
         const events = queued;
         queued = [];
-        return then(() => store.appendEvents(turnId, events));
+        return then(async () => {
+          if (!(await store.appendEvents(turnId, events, attempt))) throw new TurnTakenOverError(turnId);
+        });
       };
       const sub = source.subscribe({
         next: (event) => {
@@ -66,7 +69,9 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
             void flush(); // the events before it
             void then(async () => {
               // the history first: whoever sees the turn done finds the conversation's history saved
-              if (event.reason !== 'paused' && conversationId !== null) await store.saveHistory(conversationId, event.history);
+              if (event.reason !== 'paused' && conversationId !== null && !(await store.saveHistory(conversationId, event.history, { turnId, attempt }))) {
+                throw new TurnTakenOverError(turnId);
+              }
               await target.atEnd?.();
               const ok =
                 event.reason === 'paused'
@@ -74,7 +79,7 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
                   : await store.updateTurn(turnId, attempt, { status: 'done', snapshot: null, pending: [], outcome: { reason: event.reason, text: event.text } });
               if (!ok) throw new TurnTakenOverError(turnId);
               // then the logged done: a reader of the log finds the row parked (or done) already
-              await store.appendEvents(turnId, [{ ...shown, ...(pending ? { pending } : {}) } as TurnEvent]);
+              if (!(await store.appendEvents(turnId, [{ ...shown, ...(pending ? { pending } : {}) } as TurnEvent], attempt))) throw new TurnTakenOverError(turnId);
             }).then(() => {
               if (!failed) subscriber.next(event);
             });

@@ -11,7 +11,8 @@ import type { TurnStore } from './turn-store.js';
  * the turn, every write fails with `TurnTakenOverError` and the loop stops before anything else runs.
  * A checkpoint changed by a slot is sealed again with the agent's `snapshotKey` (same sequence).
  * Each approval decision goes to the store's audit log (and an `always` to its conversation's
- * allow-list) under the tool's real name, as the request has it — events show it scrubbed.
+ * allow-list) under the tool's real name, as the request has it — events show it scrubbed; the
+ * audit entry is fenced by `attempt` too, so a worker taken over audits nothing more.
  *
  * @example
  * ```ts
@@ -46,7 +47,8 @@ export function storeJournal(store: TurnStore, turnId: string, attempt: number, 
     finished: (result) => setSlot(result.slot, () => ({ state: 'done', result })),
     async decided(request, { decision, decidedBy, byOperator }) {
       const conversationId = request.conversationId ?? null;
-      await store.appendAudit({ turnId, conversationId, requestId: request.requestId, toolName: request.toolName, decision, decidedBy, byOperator, at: Date.now() });
+      const record = { turnId, conversationId, requestId: request.requestId, toolName: request.toolName, decision, decidedBy, byOperator, at: Date.now() };
+      if (!(await store.appendAudit(record, attempt))) throw new TurnTakenOverError(turnId);
       if (decision === 'always' && conversationId !== null) await store.allow(conversationId, request.toolName);
     },
   };

@@ -1,5 +1,6 @@
 import { lastValueFrom } from 'rxjs';
-import { nextQueued, type DurableAgent } from './durable-agent.js';
+import type { DurableAgent } from './durable-agent.js';
+import { nextQueued } from './turn-claims.js';
 import { ConversationBusyError } from './durable-errors.js';
 import { isStoreId } from './durable-ids.js';
 import { jobWakeUps, type WakeUps } from './job-wake-ups.js';

@@ -12,10 +12,9 @@ export interface TurnQueueOptions {
   /** The pg-boss queue's name. Default 'rtl-turns'. */
   readonly name?: string;
   /**
-   * How long a job may run before pg-boss counts its worker dead and retries it elsewhere (the
-   * retry takes the turn over from its journal). pg-boss 10 has no heartbeat: this must exceed
-   * the longest whole job — from its claim to the turn's park or end — or a live worker's turn
-   * is taken over (fenced: its writes are refused, but its running tool is not stopped). Default 900.
+   * How long a job may run before pg-boss retries it (pg-boss 10 has no heartbeat of its own). A
+   * retry takes the turn over only once the turn's lease ran out (`durableAgent`'s `leaseMs`): a
+   * live worker renews it, so a retry of a long turn finds it held and does nothing. Default 900.
    */
   readonly expireInSeconds?: number;
   /** How often a job is retried (a crashed worker's, an expired one). Default 5. */
@@ -46,9 +45,11 @@ export interface TurnQueue {
    * Runs up to `concurrency` turns at once in this process (default 4); resolves when polling
    * started. Each slot fetches again at once after each job, and polls every
    * `pollingIntervalSeconds` for jobs no wake-up announced: default 5 where it LISTENs for
-   * `wakeUps` (polls are only the fallback then), else 0.5 (pg-boss's minimum).
+   * `wakeUps` (polls are only the fallback then), else 0.5 (pg-boss's minimum). Every
+   * `sweepMs` (default half of `durable.leaseMs`) it sends a job for each of the agent's running
+   * turns whose lease ran out — their worker died — and a worker takes each one over.
    */
-  work(durable: DurableAgent, options?: { concurrency?: number; pollingIntervalSeconds?: number }): Promise<void>;
+  work(durable: DurableAgent, options?: { concurrency?: number; pollingIntervalSeconds?: number; sweepMs?: number }): Promise<void>;
   /** Stops this process's workers (running turns finish first). */
   stop(): Promise<void>;
 }
@@ -67,9 +68,10 @@ export interface TurnQueue {
  * of its turns runs (checked and claimed atomically) or an earlier one is queued, the job is
  * sent again `busyRetrySeconds` later and completes. A worker that ends a turn sends the
  * conversation's next queued turn a job at once. A parked turn resumes as a new job when its
- * last decision arrives; a worker that dies mid-turn leaves its job active until it expires,
- * and pg-boss's retry takes the turn over from its journal (`takeOver: true`) — until then its
- * conversation's next turns wait, other conversations do not.
+ * last decision arrives. A live worker renews the lease of each turn it runs; one that dies
+ * stops, and once the lease ran out a sweep on any worker sends the turn a job, which takes it
+ * over from its journal (`takeOver: 'expired'`) — until then its conversation's next turns
+ * wait, other conversations do not.
  *
  * A job is only a nudge, never an authority: its payload must be exactly `{ turnId }` (a string)
  * or the job is dropped with a warning, and the worker then does only what the store allows —
@@ -107,6 +109,7 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
     if (next) await send(next.turnId);
   };
   const workers: string[] = [];
+  const sweeps: (() => void)[] = [];
   return {
     name,
     async enqueue(turn) {
@@ -120,7 +123,8 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
           return;
         }
         try {
-          await lastValueFrom(durable.continue(turnId, { takeOver: job.retryCount > 0, exclusive: true }), { defaultValue: undefined });
+          // a running turn is taken over only once its lease ran out: its worker died (a sweep's job, a retry)
+          await lastValueFrom(durable.continue(turnId, { takeOver: 'expired', exclusive: true }), { defaultValue: undefined });
         } catch (error) {
           if (!(error instanceof ConversationBusyError)) throw error; // the job fails; pg-boss retries it (a takeover)
           await send(turnId, busyRetrySeconds); // before this job completes: a crash in between leaves a duplicate, never nothing
@@ -152,12 +156,34 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
         wake.idle(id);
         workers.push(id);
       }
+      sweeps.push(sweepExpired(durable, send, workOptions.sweepMs ?? Math.ceil(durable.leaseMs / 2)));
     },
     async stop() {
+      for (const stopSweep of sweeps.splice(0)) stopSweep();
       await Promise.all(workers.splice(0).map((id) => boss.offWork({ id })));
       await wake.stop();
     },
   };
+}
+
+/**
+ * Every `sweepMs`, a job for each running turn of the agent whose lease ran out (one sweep at a
+ * time; a failed one is tried again at the next). Each worker process sweeps: the turn's claim
+ * is atomic, so of the jobs sent for one turn, one takes it over. Returns the stop.
+ */
+function sweepExpired(durable: DurableAgent, send: (turnId: string) => Promise<void>, sweepMs: number): () => void {
+  let sweeping = false;
+  const timer = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    durable.store
+      .expiredTurns(durable.agent.resolved.name)
+      .then((expired) => Promise.all(expired.map((turnId) => send(turnId))))
+      .catch(() => undefined) // the store or the queue is out of reach: the next sweep tries again
+      .finally(() => (sweeping = false));
+  }, sweepMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
 }
 
 /** The turn id of a job's payload when it is exactly `{ turnId }`, an id a store keeps (`isStoreId`). */

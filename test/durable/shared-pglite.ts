@@ -21,14 +21,44 @@ export async function sharedPglite(): Promise<PGlite> {
   return (shared ??= PGlite.create());
 }
 
-/** A store on the file's PGlite, in a new schema (the store's `close()` leaves the PGlite open). */
-export async function sharedPgliteStore(options: { pollMs?: number } = {}): Promise<TurnStore> {
+/** A store on the file's PGlite, in a new schema (the store's `close()` leaves the PGlite open); `now`: the store's clock. */
+export async function sharedPgliteStore(options: { pollMs?: number; now?: () => number } = {}): Promise<TurnStore> {
   const db = await (shared ??= PGlite.create());
   const schema = `test_${++schemas}`;
   // PGlite has one session: every later query of this store runs in the new schema
   await db.exec(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
-  return pgliteTurnStore({ db, pollMs: options.pollMs ?? 20 });
+  return pgliteTurnStore({ db, pollMs: options.pollMs ?? 20, ...(options.now ? { now: options.now } : {}) });
 }
+
+/**
+ * Two instances on the same data, each with the clock `now` if given: one memory store seen by
+ * both; two stores on one new schema of the file's PGlite; two stores on the test database, each
+ * with its own pool (its own connections and LISTEN).
+ */
+export const instanceBackends = (db: () => TestDatabase): [string, (now?: () => number) => Promise<[TurnStore, TurnStore]>][] => [
+  [
+    'memory',
+    async (now) => {
+      const store = memoryTurnStore(now ? { now } : {});
+      return [store, store];
+    },
+  ],
+  [
+    'pglite in this process',
+    async (now) => {
+      const first = await sharedPgliteStore({ now });
+      // the same session, so the same schema: a second store on the first one's data
+      return [first, await pgliteTurnStore({ db: await sharedPglite(), pollMs: 20, ...(now ? { now } : {}) })];
+    },
+  ],
+  [
+    'the test database',
+    async (now) => {
+      const open = () => openSqlTurnStore(poolDriver(db().pool(4), db().driverOptions), { pollMs: 20, ...(now ? { now } : {}) });
+      return [await open(), await open()];
+    },
+  ],
+];
 
 /** Closes the file's PGlite (from `afterAll`). */
 export async function closeSharedPglite(): Promise<void> {

@@ -80,9 +80,12 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
               if (!ok) throw new TurnTakenOverError(turnId);
               // then the logged done: a reader of the log finds the row parked (or done) already
               if (!(await store.appendEvents(turnId, [{ ...shown, ...(pending ? { pending } : {}) } as TurnEvent], attempt))) throw new TurnTakenOverError(turnId);
-            }).then(() => {
-              if (!failed) subscriber.next(event);
-            });
+            }).then(
+              () => {
+                if (!failed) subscriber.next(event);
+              },
+              () => undefined, // failed: `then` errored the stream
+            );
             return;
           }
           queued.push(event);
@@ -94,14 +97,18 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
         },
         error: (err: unknown) => {
           void flush();
-          void then(() => store.updateTurn(turnId, attempt, { status: 'failed', outcome: { reason: 'error', text: thrownMessage(err) } })).finally(() => {
+          const end = (): void => {
             if (!failed) subscriber.error(err);
-          });
+          };
+          void then(() => store.updateTurn(turnId, attempt, { status: 'failed', outcome: { reason: 'error', text: thrownMessage(err) } })).then(end, end);
         },
         complete: () => {
-          void flush().then(() => {
-            if (!failed) subscriber.complete();
-          });
+          void flush().then(
+            () => {
+              if (!failed) subscriber.complete();
+            },
+            () => undefined, // failed: `then` errored the stream
+          );
         },
       });
       return () => sub.unsubscribe();

@@ -48,8 +48,13 @@ const noting = (kind: string, cte: string, select = 'w.*'): string =>
 
 const json = (value: unknown): string => JSON.stringify(value);
 
-/** A statement's condition that holds while `attempt` (the parameter `$n`; null: no fence) is the turn's (`turnId`: an expression). */
-const holding = (turnId: string, n: number): string => `($${n}::integer IS NULL OR EXISTS (SELECT 1 FROM rtl_turn WHERE turn_id = ${turnId} AND attempt = $${n}))`;
+/**
+ * A statement's condition that holds while `attempt` (the parameter `$n`; null: no fence) is the
+ * turn's (`turnId`: an expression). It locks the turn's row FOR SHARE: a claim that commits while
+ * the statement runs makes it write nothing, and a claim waits for a write that passed, so
+ * nothing of an older attempt lands after a takeover.
+ */
+const holding = (turnId: string, n: number): string => `($${n}::integer IS NULL OR EXISTS (SELECT 1 FROM rtl_turn WHERE turn_id = ${turnId} AND attempt = $${n} FOR SHARE))`;
 
 /**
  * Opens the turn store on a Postgres database: migrates the schema, then starts its watchers

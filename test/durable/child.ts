@@ -3,6 +3,7 @@
  * the test process is another instance; this one parks, decides, continues or works turns on
  * the same database (RTL_DB_URL; RTL_DB_BACKEND=pglite for PGlite behind a socket, which only
  * polls). It prints one JSON line per result and `ran <tool> <key> <conversation>` per tool start.
+ * A worker's lease is RTL_LEASE milliseconds when given.
  */
 import { lastValueFrom } from 'rxjs';
 import pg from 'pg';
@@ -52,7 +53,8 @@ if (command === 'park') {
   boss.on('error', () => undefined);
   await boss.start();
   const queue = await turnQueue(boss, { name: process.env.RTL_QUEUE ?? 'rtl-turns', expireInSeconds: Number(process.env.RTL_EXPIRE ?? 30) });
-  const durable = durableAgent(agent, { store, onReady: queue.enqueue });
+  const leaseMs = process.env.RTL_LEASE === undefined ? undefined : Number(process.env.RTL_LEASE);
+  const durable = durableAgent(agent, { store, onReady: queue.enqueue, owner: `worker-${process.pid}`, ...(leaseMs ? { leaseMs } : {}) });
   await queue.work(durable, { concurrency: Number(args[0] ?? 4) });
   process.stdout.write('worker-ready\n');
   process.on('SIGTERM', () => {

@@ -163,3 +163,37 @@ describe.each(backends)('cancel and steering from another instance, on %s', (_na
     }
   });
 });
+
+describe('cancel latency across instances, on the test database', () => {
+  it('each cancel reaches the worker on the other instance, and the turn ends cancelled (the figures are printed)', async () => {
+    const [, , [, open]] = backends;
+    const [workerStore, appStore] = await open();
+    try {
+      const reach: number[] = [];
+      const end: number[] = [];
+      let aborted = (): void => undefined;
+      const slowDone = (_key: string, signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => (aborted(), resolve()), { once: true }));
+      const app = durableAgent(worldAgent(), { store: appStore, owner: 'app' });
+      for (let i = 0; i < 100; i += 1) {
+        const turnId = `latency-${i}`;
+        let slowStarted!: () => void;
+        const started = new Promise<void>((resolve) => (slowStarted = resolve));
+        const reached = new Promise<number>((resolve) => (aborted = () => resolve(performance.now())));
+        const worker = durableAgent(worldAgent({ slowDone, onSlowStart: () => slowStarted() }), { store: workerStore, owner: 'worker' });
+        const events = collect(worker.run({ message: 'crash timed', conversationId: `c-latency-${i}`, ingress: { channel: 'cli', turnId } }));
+        await started;
+        const t0 = performance.now();
+        expect(await app.cancel(turnId)).toEqual({ status: 'requested' });
+        reach.push((await reached) - t0);
+        expect(((await events).pop() as Done).reason).toBe('cancelled');
+        end.push(performance.now() - t0);
+      }
+      const at = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.ceil((p / 100) * list.length) - 1)].toFixed(1);
+      console.info(
+        `cancel across instances on ${workerStore.backend}, 100 turns: reaches the worker's tool p50 ${at(reach, 50)} ms p99 ${at(reach, 99)} ms; turn ended p50 ${at(end, 50)} ms p99 ${at(end, 99)} ms`,
+      );
+    } finally {
+      await Promise.all([workerStore.close(), appStore.close()]);
+    }
+  }, 120_000);
+});

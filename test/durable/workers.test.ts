@@ -33,9 +33,12 @@ afterAll(async () => {
   await db?.close();
 }, 60_000);
 
-/** A worker process; `queue` 'many' expires jobs only after minutes, so none is taken over on a loaded machine. */
+/**
+ * A worker process. On 'rtl-turns', a dead worker's turn is taken over 2 s after its last
+ * heartbeat; `queue` 'many' keeps the default lease, so no turn is taken over on a loaded machine.
+ */
 const worker = (concurrency = 4, queueName = 'rtl-turns'): Child => {
-  const child = startChild(db, ['worker', String(concurrency)], queueName === 'rtl-turns' ? { RTL_EXPIRE: '3' } : { RTL_EXPIRE: '600', RTL_QUEUE: queueName });
+  const child = startChild(db, ['worker', String(concurrency)], queueName === 'rtl-turns' ? { RTL_EXPIRE: '3', RTL_LEASE: '2000' } : { RTL_EXPIRE: '600', RTL_QUEUE: queueName });
   children.push(child);
   return child;
 };
@@ -59,6 +62,22 @@ describe('turns on pg-boss workers', () => {
     expect(history.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['value of a', '[interrupted before this tool produced a result]', 'value of z']);
     second.process.kill('SIGKILL');
     await second.exited;
+  }, 120_000);
+
+  it('a cancel from the app instance reaches the worker process that runs the turn: its tool stops, finished results are kept', async () => {
+    const child = worker();
+    await child.line((l) => l === 'worker-ready');
+    const turnId = await app.submit({ message: 'crash then cancel', conversationId: 'conv-cancel' });
+    await child.line((l) => l === 'slow-started k');
+    await untilTurn(store, () => turnId, (t) => slotStates(t).join() === 'done,running,done');
+    expect(await app.cancel(turnId, 'alice')).toEqual({ status: 'requested' });
+    const done = await untilTurn(store, () => turnId, (t) => t.status === 'done');
+    expect(done.outcome).toMatchObject({ reason: 'cancelled' });
+    expect(done.owner).toMatch(/^worker-/);
+    const history = await store.history('conv-cancel');
+    expect(history.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['value of a', '[interrupted before this tool produced a result]', 'value of z']);
+    child.process.kill('SIGKILL');
+    await child.exited;
   }, 120_000);
 
   it('1,000 turns parked and resumed by 4 worker processes: none lost, none run twice', async () => {

@@ -13,7 +13,7 @@ import { steer } from '../context/turn-context.js';
  * ```
  * @example
  * ```ts
- * withSteering(turn, input.steering, playTurn(turn, iterate(turn, startSnapshot(turn, input))));
+ * const steered$ = withSteering(turn, input.steering, events$);
  * ```
  * @param turn The turn the messages steer.
  * @param steering The user's messages that arrive mid-turn, if any.

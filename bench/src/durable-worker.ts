@@ -71,9 +71,10 @@ async function main(): Promise<void> {
       if (turn && from.includes('parked')) resuming.add(turnId);
       return turn;
     },
-    async appendEvents(turnId, events) {
-      await store.appendEvents(turnId, events);
+    async appendEvents(turnId, events, attempt) {
+      const written = await store.appendEvents(turnId, events, attempt);
       if (resuming.delete(turnId)) send({ type: 'resumed', turnId, at: now() });
+      return written;
     },
     async updateTurn(turnId, attempt, patch) {
       const written = await store.updateTurn(turnId, attempt, patch);

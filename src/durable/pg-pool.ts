@@ -8,9 +8,9 @@ export interface PgPoolClient {
   query(text: string, params?: readonly unknown[]): Promise<PgResult>;
   /** `true`: the connection is broken, close it instead of returning it to the pool. */
   release(destroy?: boolean): void;
-  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string | undefined }) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
-  off(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+  off(event: 'notification', listener: (message: { channel: string; payload?: string | undefined }) => void): unknown;
 }
 
 /**

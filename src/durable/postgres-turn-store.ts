@@ -65,7 +65,7 @@ export function poolDriver(pool: PgPool, options: { listen?: boolean; backend?: 
 function sharedListener(pool: PgPool): NonNullable<SqlDriver['listen']> {
   let client: Promise<PgPoolClient> | undefined;
   const channels = new Map<string, { readonly handlers: Set<(payload: string) => void>; readonly ready: Promise<unknown> }>();
-  const deliver = (message: { channel: string; payload?: string }): void => {
+  const deliver = (message: { channel: string; payload?: string | undefined }): void => {
     for (const handler of [...(channels.get(message.channel)?.handlers ?? [])]) handler(message.payload ?? '');
   };
   const connect = (): Promise<PgPoolClient> => {

@@ -1,7 +1,7 @@
 import { lastValueFrom, toArray, type Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { TurnEvent, TurnEventOf } from '../../src/index.js';
-import { durableAgent, type TurnStore } from '../../src/durable/index.js';
+import { DurableStoreError, durableAgent, type TurnStore } from '../../src/durable/index.js';
 import { durableBackendsForFile, instanceBackends } from './shared-pglite.js';
 import { slotStates, untilTurn } from './until-turn.js';
 import { worldAgent } from './world.js';
@@ -115,6 +115,11 @@ describe.each(backends)('cancel and steering from another instance, on %s', (_na
       expect(done.reason).toBe('final');
       expect(await app.steer(turnId, 'too late')).toEqual({ status: 'ended' });
       expect(await store.control(turnId, { kind: 'cancel', by: 'alice' })).toBeUndefined();
+      // the store itself refuses what is not a control or a lease, on every backend alike
+      await expect(store.control(turnId, { kind: 'steer', message: 42, by: 'bob' } as never)).rejects.toBeInstanceOf(DurableStoreError);
+      await expect(store.control(turnId, { kind: 'pause', by: 'bob' } as never)).rejects.toBeInstanceOf(DurableStoreError);
+      await expect(store.claimTurn(turnId, 'w', ['done'], { leaseMs: -5 })).rejects.toBeInstanceOf(DurableStoreError);
+      await expect(store.renewLease(turnId, 1, 0)).rejects.toBeInstanceOf(DurableStoreError);
     } finally {
       await store.close();
     }

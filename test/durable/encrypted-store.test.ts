@@ -90,6 +90,21 @@ describe('a SQL store with an encryptionKey keeps conversation content as cipher
     }
   });
 
+  it('a steering message sent from another instance is ciphertext in rtl_control; the worker with the key reads it', async () => {
+    const a = await store(KEY);
+    const b = await store(KEY);
+    try {
+      const parked = (await collect(durableAgent(worldAgent(), { store: a.store }).run({ message: 'note steered', conversationId: `enc-steer-${Date.now()}` }))).at(-1) as Done;
+      const turnId = parked.snapshot!.turnId;
+      expect(await durableAgent(worldAgent(), { store: b.store }).steer(turnId, 'a steering secret 7f3a')).toEqual({ status: 'sent', turnStatus: 'parked' });
+      const raw = JSON.stringify(await a.driver.query('SELECT message::text FROM rtl_control WHERE turn_id = $1', [turnId]));
+      expect(raw).not.toContain('steering secret');
+      expect(await a.store.takeControls(turnId, 1)).toEqual({ steering: ['a steering secret 7f3a'] });
+    } finally {
+      await Promise.all([a.store.close(), b.store.close()]);
+    }
+  });
+
   it('a key shorter than 16 bytes is a ConfigurationError', async () => {
     for (const encryptionKey of ['short', '', new Uint8Array(8)]) {
       await expect(openSqlTurnStore(poolDriver(db.pool(1), db.driverOptions), { encryptionKey })).rejects.toThrow(ConfigurationError);

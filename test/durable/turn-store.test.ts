@@ -134,10 +134,14 @@ describe('migrations, version by version', () => {
       for (const statement of MIGRATIONS[0].statements) await pool.query(statement);
       await pool.query('INSERT INTO rtl_migration (version, applied_at) VALUES (1, 0)');
       await pool.query("INSERT INTO rtl_allow (conversation_id, tool_name) VALUES ('c', 'deploy')");
+      await pool.query(`INSERT INTO rtl_turn (turn_id, agent, status, input, pending, attempt, updated_at) VALUES ('old-running', 'a', 'running', '{}', '[]', 1, 1000)`);
       const store = await openSqlTurnStore(poolDriver(pool, { ...db.driverOptions, listen: false }));
       expect(await store.allowList('c')).toEqual(['deploy']);
       await store.activate('c', ['remote_ping']);
       expect(await store.activations('c')).toEqual(['remote_ping']);
+      // a turn running before leases existed gets the old default expiry (900 s after its last write)
+      const old = await pool.query<{ lease_until: string }>(`SELECT lease_until::text FROM rtl_turn WHERE turn_id = 'old-running'`);
+      expect(old.rows[0].lease_until).toBe('901000');
       const versions = await pool.query<{ version: number }>('SELECT version FROM rtl_migration ORDER BY version');
       expect(versions.rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
       await store.close();

@@ -104,6 +104,12 @@ export function checkedStore(store: TurnStore): TurnStore {
     history: async (conversationId) => (isStoreId(conversationId) ? store.history(conversationId) : []),
     appendEvents: async (turnId, events, attempt) => store.appendEvents(checkId(turnId, 'turn id'), events, attempt === undefined ? undefined : whole(attempt, 'attempt')),
     events: async (turnId, afterSeq) => (isStoreId(turnId) ? store.events(turnId, Number.isSafeInteger(afterSeq) ? afterSeq : 0) : []),
+    async prune(options) {
+      const { olderThanMs, batchSize } = options ?? ({} as Partial<typeof options>);
+      if (typeof olderThanMs !== 'number' || !(olderThanMs >= 0) || olderThanMs === Infinity) throw new DurableStoreError('prune: olderThanMs must be a number of milliseconds, 0 or more.');
+      if (batchSize !== undefined && (!Number.isSafeInteger(batchSize) || batchSize < 1)) throw new DurableStoreError('prune: batchSize must be a whole number, 1 or more.');
+      return store.prune({ olderThanMs, ...(batchSize === undefined ? {} : { batchSize }) });
+    },
     watch: (listener) => store.watch(listener),
     close: () => store.close(),
   };

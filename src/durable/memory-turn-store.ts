@@ -2,7 +2,7 @@ import type { TurnEvent } from '../core/events.js';
 import type { ChatMessage } from '../core/messages.js';
 import { checkedStore } from './checked-store.js';
 import { DurableStoreError } from './durable-errors.js';
-import type { AuditRecord, StoreChange, StoredDecision, StoredEvent, StoredTurn, TurnControl, TurnPatch, TurnStore } from './turn-store.js';
+import { FINISHED_STATUSES, type AuditRecord, type StoreChange, type StoredDecision, type StoredEvent, type StoredTurn, type TurnControl, type TurnPatch, type TurnStore } from './turn-store.js';
 
 /** A copy through JSON: what the store keeps and returns is plain data, as from a database. */
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -21,11 +21,12 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
   const now = options.now ?? Date.now;
   const turns = new Map<string, StoredTurn>();
   const decisions = new Map<string, Map<string, StoredDecision>>();
-  const audit: AuditRecord[] = [];
+  let audit: AuditRecord[] = [];
   const allowed = new Map<string, Set<string>>();
   const activated = new Map<string, Set<string>>();
   const histories = new Map<string, ChatMessage[]>();
-  const events: StoredEvent[] = [];
+  let events: StoredEvent[] = [];
+  let lastSeq = 0; // not the log's length: a prune shortens the log, and a seq is never given twice
   const claims = new Set<string>();
   const controls: { turnId: string; control: TurnControl; taken: number | null }[] = [];
   const controlListeners = new Map<string, Set<() => void>>();
@@ -162,12 +163,21 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
     async appendEvents(turnId, list: readonly TurnEvent[], attempt) {
       if (!holds(turnId, attempt)) return false;
       if (list.length === 0) return true;
-      for (const event of list) events.push({ seq: events.length + 1, turnId, event: copy(event) });
+      for (const event of list) events.push({ seq: ++lastSeq, turnId, event: copy(event) });
       changed('event', turnId);
       return true;
     },
     async events(turnId, afterSeq = 0) {
       return events.filter((e) => e.turnId === turnId && e.seq > afterSeq).map(copy);
+    },
+    async prune({ olderThanMs }) {
+      const cutoff = now() - olderThanMs;
+      const gone = new Set([...turns.values()].filter((t) => FINISHED_STATUSES.includes(t.status) && t.updatedAt < cutoff).map((t) => t.turnId));
+      for (const turnId of gone) (turns.delete(turnId), decisions.delete(turnId));
+      events = events.filter((e) => !gone.has(e.turnId));
+      audit = audit.filter((r) => !gone.has(r.turnId));
+      for (const key of claims) if (gone.has(key.slice(0, key.indexOf('\0')))) claims.delete(key);
+      return { turns: gone.size };
     },
     watch(listener) {
       listeners.add(listener);

@@ -63,6 +63,11 @@ export const MIGRATIONS: readonly { readonly version: number; readonly statement
       `CREATE INDEX rtl_control_turn ON rtl_control (turn_id, id)`,
     ],
   },
+  {
+    // the newest rtl_change id at each prune: a prune an hour later deletes the change rows up to it
+    version: 5,
+    statements: [`CREATE TABLE rtl_prune_mark (id bigserial PRIMARY KEY, at bigint NOT NULL, change_id bigint NOT NULL)`],
+  },
 ];
 
 /** An arbitrary, fixed key: instances that start together migrate one after the other. */

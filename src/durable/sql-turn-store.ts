@@ -4,6 +4,7 @@ import { DurableStoreError } from './durable-errors.js';
 import { migrate, type SqlDriver } from './sql-migrations.js';
 import { sqlTurnControls } from './sql-turn-controls.js';
 import { turnOf, type TurnRow } from './sql-turn-row.js';
+import { sqlPrune } from './sql-prune.js';
 import { watchChanges, type ChangeWatcher } from './watch-changes.js';
 import type { AuditRecord, StoredDecision, StoredTurn, TurnStore } from './turn-store.js';
 
@@ -227,6 +228,7 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
       const rows = await q<{ seq: string; event: never }>('SELECT seq::text AS seq, event FROM rtl_event WHERE turn_id = $1 AND seq > $2 ORDER BY rtl_event.seq', [turnId, afterSeq]);
       return rows.map((r) => ({ seq: Number(r.seq), turnId, event: cipher.open(r.event, `event:${turnId}`) }));
     },
+    prune: (pruning) => sqlPrune(driver, now(), pruning),
     watch: (listener) => watcher.add(listener),
     async close() {
       await Promise.all([watcher.close(), controls.close()]);

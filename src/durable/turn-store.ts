@@ -92,6 +92,21 @@ export interface StoreChange {
   readonly turnId: string;
 }
 
+/** The statuses a turn ends in: `prune` deletes only these, never a queued, running or parked turn. */
+export const FINISHED_STATUSES: readonly TurnStatus[] = ['done', 'failed'];
+
+/** What `prune` deletes: finished turns last written more than `olderThanMs` ago (by the store's clock). */
+export interface PruneOptions {
+  readonly olderThanMs: number;
+  /** Turns deleted per statement, each statement a short transaction of its own. Default 500. */
+  readonly batchSize?: number;
+}
+
+/** What `prune` deleted. */
+export interface PruneResult {
+  readonly turns: number;
+}
+
 /** A change to a turn's row, written only while `attempt` is still the turn's. */
 export interface TurnPatch {
   readonly status?: TurnStatus;
@@ -179,6 +194,13 @@ export interface TurnStore {
   appendEvents(turnId: string, events: readonly TurnEvent[], attempt?: number): Promise<boolean>;
   /** A turn's events after `afterSeq` (0: from the start), oldest first. */
   events(turnId: string, afterSeq?: number): Promise<StoredEvent[]>;
+  /**
+   * Deletes the finished turns (`FINISHED_STATUSES`) last written more than `olderThanMs` ago,
+   * with their events, decisions, audit entries and snapshot claims; a queued, running or parked
+   * turn stays, however old. Conversations' history, allow-lists and activations stay. The SQL
+   * stores also delete the `rtl_change` rows that were there at a prune more than an hour before.
+   */
+  prune(options: PruneOptions): Promise<PruneResult>;
   /** Calls `listener` on each change made on any instance (LISTEN/NOTIFY, else polling); returns the unsubscribe. */
   watch(listener: (change: StoreChange) => void): () => void;
   close(): Promise<void>;

@@ -20,6 +20,7 @@ export { storeJournal } from './store-journal.js';
 export { persistTurn, type PersistTarget } from './persist-turn.js';
 export { turnEvents, type TurnEventsOptions } from './turn-events.js';
 export { turnQueue, type TurnQueue, type TurnQueueOptions } from './turn-queue.js';
+export { pruneTurns, DEFAULT_RETENTION_MS, type PruneTurnsOptions } from './prune-turns.js';
 export type { WakeUps } from './job-wake-ups.js';
 export type { PgBossClient, PgBossJob } from './pg-boss-client.js';
 export { ConversationBusyError, DurableStoreError, TurnTakenOverError } from './durable-errors.js';

@@ -1,10 +1,11 @@
-import { lastValueFrom } from 'rxjs';
+import { lastValueFrom, type Subscription } from 'rxjs';
 import type { DurableAgent } from './durable-agent.js';
 import { nextQueued } from './turn-claims.js';
 import { ConversationBusyError } from './durable-errors.js';
 import { isStoreId } from './durable-ids.js';
 import { jobWakeUps, type WakeUps } from './job-wake-ups.js';
 import type { PgBossClient, PgBossJob } from './pg-boss-client.js';
+import { pruneTurns, type PruneTurnsOptions } from './prune-turns.js';
 import type { StoredTurn, TurnStore } from './turn-store.js';
 
 /** Options of `turnQueue`. */
@@ -35,6 +36,13 @@ export interface TurnQueueOptions {
    * workers find jobs by polling, as they still do for a notification that was lost.
    */
   readonly wakeUps?: WakeUps;
+  /**
+   * Retention, run by each process that `work`s (`pruneTurns` on the durable agent's store): at
+   * start and then every hour, finished turns last written more than 7 days ago are deleted with
+   * their events and audit entries; never a queued, running or parked turn. `false`: never
+   * (prune with `store.prune` yourself). Failures are logged as warnings.
+   */
+  readonly retention?: PruneTurnsOptions | false;
 }
 
 /** Turns as pg-boss jobs: `enqueue` is `durableAgent`'s `onReady`; `work` runs them here. */
@@ -110,6 +118,7 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
   };
   const workers: string[] = [];
   const sweeps: (() => void)[] = [];
+  const prunes: Subscription[] = [];
   return {
     name,
     async enqueue(turn) {
@@ -133,6 +142,10 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
         const conversationId = (await durable.store.getTurn(turnId))?.conversationId;
         if (conversationId) await nudge(durable.store, conversationId);
       };
+      if (options.retention !== false) {
+        const onError = (error: unknown): void => durable.agent.resolved.logger.warn({ queue: name, error: String(error) }, 'turn queue: a prune failed');
+        prunes.push(pruneTurns(durable.store, { onError, ...options.retention }).subscribe());
+      }
       const concurrency = workOptions.concurrency ?? 4;
       const listening = await wake.listen(); // before the slots: a wake-up that comes first is what their first fetch finds
       const pollingIntervalSeconds = workOptions.pollingIntervalSeconds ?? (listening ? 5 : 0.5);
@@ -160,6 +173,7 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
     },
     async stop() {
       for (const stopSweep of sweeps.splice(0)) stopSweep();
+      for (const pruning of prunes.splice(0)) pruning.unsubscribe();
       await Promise.all(workers.splice(0).map((id) => boss.offWork({ id })));
       await wake.stop();
     },

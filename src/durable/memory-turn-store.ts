@@ -177,6 +177,7 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
       events = events.filter((e) => !gone.has(e.turnId));
       audit = audit.filter((r) => !gone.has(r.turnId));
       for (const key of claims) if (gone.has(key.slice(0, key.indexOf('\0')))) claims.delete(key);
+      for (let at = controls.length - 1; at >= 0; at--) if (gone.has(controls[at].turnId)) controls.splice(at, 1);
       return { turns: gone.size };
     },
     watch(listener) {

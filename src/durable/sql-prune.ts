@@ -14,7 +14,8 @@ const TURN_BATCH = `
     e AS (DELETE FROM rtl_event WHERE turn_id IN (SELECT turn_id FROM gone)),
     a AS (DELETE FROM rtl_audit WHERE turn_id IN (SELECT turn_id FROM gone)),
     d AS (DELETE FROM rtl_decision WHERE turn_id IN (SELECT turn_id FROM gone)),
-    s AS (DELETE FROM rtl_snapshot_claim WHERE turn_id IN (SELECT turn_id FROM gone))
+    s AS (DELETE FROM rtl_snapshot_claim WHERE turn_id IN (SELECT turn_id FROM gone)),
+    c AS (DELETE FROM rtl_control WHERE turn_id IN (SELECT turn_id FROM gone))
   DELETE FROM rtl_turn WHERE turn_id IN (SELECT turn_id FROM gone) RETURNING turn_id`;
 
 /** The marks older than the change cutoff go; the highest change id they held is where deleting stops. */

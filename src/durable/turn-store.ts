@@ -116,9 +116,11 @@ export interface TurnPatch {
 }
 
 /**
- * The port durable turns are kept behind: turns (parked snapshots, the journal's checkpoints),
- * decisions (the first one wins, atomically), the approval audit log, `always` allow-lists,
- * activated deferred tools and conversation history by conversation id, and each turn's events. Three adapters:
+ * The port durable turns are kept behind: turns (parked snapshots, the journal's checkpoints,
+ * the lease of the worker running each), decisions (the first one wins, atomically), the
+ * controls sent to a turn from any instance (cancel, steering), the approval audit log, `always`
+ * allow-lists, activated deferred tools and conversation history by conversation id, and each
+ * turn's events. Writes of a worker are fenced by its claim's `attempt`. Three adapters:
  * `memoryTurnStore()` (one process), `pgliteTurnStore({ dataDir })` (one machine) and
  * `postgresTurnStore(pool)` (any number of instances).
  *

@@ -60,8 +60,13 @@ const bundles = new Map<string, string[]>();
 /**
  * For a tsup bundle (the bench's build of the library), the source file a line came from: tsup
  * marks each module with a `// src/...` comment. Other files keep their short path.
+ *
+ * @example
+ * ```ts
+ * sourceOf(node.callFrame.url, node.callFrame.lineNumber); // 'src/execute/run-tool.ts'
+ * ```
  */
-function sourceOf(url: string, line: number): string {
+export function sourceOf(url: string, line: number): string {
   const short = shortUrl(url);
   if (!short.startsWith('.cache/rx-tool-loop/')) return short;
   let marks = bundles.get(url);

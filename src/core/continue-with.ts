@@ -1,14 +1,14 @@
-import { connect, filter, merge, mergeMap, type ObservableInput, type OperatorFunction } from 'rxjs';
+import { mergeMap, type ObservableInput, of, type OperatorFunction } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from './events.js';
 
 /**
  * Joins two stages of the loop: turn events pass straight through, and each result of the first
  * stage (any value that is not an event) is replaced by what `project` returns for it, the next
- * stage's events and result. It is `mergeMap(project)` on the results, merged with the events
- * (`connect` shares the source between the two): completes when the source and every projected
- * stage completed; an error of either errors the result and tears the rest down. Events are
- * never held inside a projection, so a consumer that cancels the turn from an event sees nothing
- * after the turn's end.
+ * stage's events and result. It is one `mergeMap`: an event goes on as `of(event)`, a result as
+ * `project(result)`; completes when the source and every projected stage completed; an error of
+ * either errors the result and tears the rest down. No concurrency limit: an event is never held
+ * back behind a projection. (An event that is on its way when a consumer cancels the turn from it
+ * can still arrive after the turn's last value; `endTurn` drops what comes after `done`.)
  *
  * ```
  * source:  -e-e--r|          e: events, r: the stage's result
@@ -25,13 +25,6 @@ import { isTurnEvent, type TurnEvent } from './events.js';
 export function continueWith<T extends object, R>(
   project: (value: T) => ObservableInput<TurnEvent | R>,
 ): OperatorFunction<TurnEvent | T, TurnEvent | R> {
-  return connect((stage$) =>
-    merge(
-      stage$.pipe(filter(isTurnEvent)),
-      stage$.pipe(
-        filter((value): value is T => !isTurnEvent(value)),
-        mergeMap((value) => project(value)),
-      ),
-    ),
-  );
+  // one subscription for the join, one per value: a stage sends few events and one result
+  return mergeMap((value) => (isTurnEvent(value) ? of(value) : project(value)));
 }

@@ -1,4 +1,4 @@
-import { defer, EMPTY, expand, filter, map, type Observable, type OperatorFunction, using } from 'rxjs';
+import { defer, EMPTY, expand, filter, map, type Observable, type OperatorFunction, takeWhile, using } from 'rxjs';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { turnInputWith, type TurnInput } from '../core/turn-input.js';
 import { scrubCredentials } from '../results/scrub.js';
@@ -95,7 +95,9 @@ export function playTurn(turn: TurnContext, first$: Observable<TurnEvent | Itera
 
 /**
  * Ends the turn's stream: events pass through, the `done` step becomes the `done` event, and
- * `next` steps (already expanded into their iteration) are dropped.
+ * `next` steps (already expanded into their iteration) are dropped. The `done` event completes
+ * the stream (`takeWhile`, inclusive): a consumer that cancels the turn from an event sees
+ * nothing after `done`, not even the rest of the event it cancelled from.
  *
  * ```
  * source:  -i-n-i-(d|)       n: next step, d: done step
@@ -115,6 +117,7 @@ function ended(source: Observable<TurnEvent | IterationStep>): Observable<TurnEv
   return source.pipe(
     filter((value) => isTurnEvent(value) || value.kind === 'done'),
     map((value) => (isTurnEvent(value) ? value : doneEvent(value as DoneStep))),
+    takeWhile((event) => event.type !== 'done', true),
   );
 }
 

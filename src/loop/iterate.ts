@@ -1,4 +1,4 @@
-import { concat, defer, from, ignoreElements, type Observable, of, takeUntil, throwError } from 'rxjs';
+import { concat, defer, from, ignoreElements, NEVER, type Observable, of, takeUntil, throwError } from 'rxjs';
 import type { RequestSystem } from '../core/loop-control.js';
 import type { ChatMessage, ReasoningPart } from '../core/messages.js';
 import { LoopAbortedError } from '../core/errors.js';
@@ -136,8 +136,9 @@ export function playRound(
   usage: TurnSnapshot['usage'],
   resumed?: ReadonlyMap<number, ResumedDelegation>,
 ): Observable<TurnEvent | IterationStep> {
-  return prepared$.pipe(
-    takeUntil(it.turn.cancel$),
+  const { cancel$ } = it.turn;
+  // a turn without a signal (`cancel$` is `NEVER`) has nothing to cut on
+  return (cancel$ === NEVER ? prepared$ : prepared$.pipe(takeUntil(cancel$))).pipe(
     collectBatch(round.calls),
     continueWith((batch: PreparedCall[]) => playBatch(it, round, batch, ctx, usage, resumed)),
   );

@@ -1,4 +1,4 @@
-import { catchError, concatWith, defer, filter, map, type Observable, of, takeUntil, throwError, timeout } from 'rxjs';
+import { catchError, concatWith, defer, filter, map, NEVER, type Observable, of, takeUntil, throwError, timeout } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import { isThrownError, readThrown, thrownMessage } from '../core/read-thrown.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
@@ -60,9 +60,10 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
     // signal aborts first, then its stream is torn down; a provider that ignores its signal
     // (ModelProvider.ignoresSignal) is cancelled by the teardown alone
     const events$ = resolved.provider.ignoresSignal === true ? request(neverAborted()) : abortOnUnsubscribe(undefined, request);
-    return events$.pipe(
-      // on the turn's signal the stream is cut, and the response comes `cancelled` with the text so far
-      takeUntil(turn.cancel$),
+    // on the turn's signal the stream is cut, and the response comes `cancelled` with the text so
+    // far; a turn without a signal (`cancel$` is `NEVER`) has nothing to cut on
+    const cut$ = turn.cancel$ === NEVER ? events$ : events$.pipe(takeUntil(turn.cancel$));
+    return cut$.pipe(
       timeout({ each: idleMs, with: () => throwError(() => new ProviderError(idleMessage(resolved.provider.name, idleMs))) }),
       map((event) => onEvent(it, streamed, event)),
       filter((event): event is TurnEvent => event !== undefined),

@@ -36,7 +36,7 @@ export function executeOne(it: IterationContext, call: PreparedCall, batch?: Bat
     const shown = emitToolCall(it, call, true, subscriber);
     // a consumer that cancels (or unsubscribes) from the tool-call event: the tool never starts
     if (subscriber.closed) return undefined;
-    return runTool(it, call, shown, batch).subscribe(subscriber);
+    return runTool(it, call, shown, subscriber, batch).subscribe(subscriber);
   });
 }
 

@@ -1,4 +1,4 @@
-import { catchError, defer, first, isObservable, map, mergeMap, Observable, type ObservableInput, of, takeLast, tap, throwError, timeout } from 'rxjs';
+import { catchError, defer, first, isObservable, mergeMap, Observable, type ObservableInput, of, type Subscriber, takeLast, tap, throwError, timeout } from 'rxjs';
 import { texts, type PreparedCall, type SlotResult } from '../core/calls.js';
 import { ToolTimeoutError } from '../core/errors.js';
 import { MAX_TIMER_MS } from '../core/knobs.js';
@@ -14,7 +14,7 @@ import type { BatchRun } from './batch-run.js';
 
 /**
  * Runs an executable call's tool and ends its slot: the tool's answer — a value, a promise, or
- * the first value of an Observable (`take(1)`; completing without one answers nothing) — is
+ * the first value of an Observable (`first`; completing without one answers nothing) — is
  * normalized (`normalizeResult`), and what it throws or rejects with fails the call; under the
  * tool's deadline (`timeout({ first })`, `timeoutMs` or `knobs.toolTimeoutMs`) the tool is torn
  * down and fails with a `ToolTimeoutError`. Then the slot result, its `tool-result` event and
@@ -32,43 +32,45 @@ import type { BatchRun } from './batch-run.js';
  * ```
  * @example
  * ```ts
- * concat(announce$, defer(() => runTool(it, call, shownArgs)));
+ * new Observable((slot) => runTool(it, call, shownArgs, slot, batch).subscribe(slot)); // as the slot starts
  * ```
  * @param it The iteration the call belongs to.
  * @param call A prepared call with a tool.
  * @param shownArgs The scrubbed arguments its `tool-call` event showed.
+ * @param slot The slot's subscriber: a sub-agent's events nest into it until the slot ends.
  * @param batch What the batch's calls share (`dispatchBatch` makes one).
- * @return The slot result, then its events.
+ * @return The slot result, then its events. Call it as the slot starts (it makes the tool's
+ * context and reads the clock): `executeOne` calls it from its subscription.
  */
-export function runTool(it: IterationContext, call: PreparedCall, shownArgs: unknown, batch?: BatchRun): Observable<TurnEvent | SlotResult> {
-  return new Observable<TurnEvent | SlotResult>((subscriber) => {
-    const tool = call.tool!;
-    // the slot's subscriber: a sub-agent's events nest into it until the slot ends
-    const ctx = new SlotContext(it, call, subscriber, batch);
-    const started = timed(it) ? it.resolved.clock.now() : 0;
-    const { runTool: runner } = it.resolved;
-    const answer$ = defer(() => answerOf(runner ? runner(call, () => tool.execute(call.args, ctx)) : tool.execute(call.args, ctx))).pipe(
-      first(undefined, undefined), // its first value, or `undefined` when it completes without one
-      map(toAnswer),
-    );
-    const timeoutMs = tool.timeoutMs ?? it.resolved.knobs.toolTimeoutMs;
-    const expire = (): Observable<never> => {
-      const err = new ToolTimeoutError(tool.name, timeoutMs!);
-      ctx.close(err);
-      return throwError(() => err);
-    };
-    const bounded$ = timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS ? answer$.pipe(timeout({ first: timeoutMs, with: expire })) : answer$;
-    return bounded$.pipe(
-      // torn down before the answer (cancellation): the tool's signal aborts, its late answer is ignored
-      tap({ unsubscribe: () => ctx.close() }),
-      // the answer goes on once the tool's side completed: a consumer that leaves from the slot's
-      // events does not abort the signal of a tool that already answered
-      takeLast(1),
-      catchError((thrown: unknown) => of<Answer>({ threw: true, failure: thrown })),
-      // a call parked with its sub-agent's turn has no result yet: only its place in the batch goes on
-      mergeMap((answer) => (ctx.parked ? of(parkedSlot(call)) : endSlot(it, call, shownArgs, answer, started))),
-    ).subscribe(subscriber);
-  });
+export function runTool(
+  it: IterationContext,
+  call: PreparedCall,
+  shownArgs: unknown,
+  slot: Subscriber<TurnEvent | SlotResult>,
+  batch?: BatchRun,
+): Observable<TurnEvent | SlotResult> {
+  const tool = call.tool!;
+  const ctx = new SlotContext(it, call, slot, batch);
+  const started = timed(it) ? it.resolved.clock.now() : 0;
+  const { runTool: runner } = it.resolved;
+  const answer$ = defer(() => answerOf(runner ? runner(call, () => tool.execute(call.args, ctx)) : tool.execute(call.args, ctx)));
+  const timeoutMs = tool.timeoutMs ?? it.resolved.knobs.toolTimeoutMs;
+  const expire = (): Observable<never> => {
+    const err = new ToolTimeoutError(tool.name, timeoutMs!);
+    ctx.close(err);
+    return throwError(() => err);
+  };
+  const bounded$ = timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS ? answer$.pipe(timeout({ first: timeoutMs, with: expire })) : answer$;
+  return bounded$.pipe(
+    // torn down before the answer (cancellation): the tool's signal aborts, its late answer is ignored
+    tap({ unsubscribe: () => ctx.close() }),
+    // the answer goes on once the tool's side completed: a consumer that leaves from the slot's
+    // events does not abort the signal of a tool that already answered
+    takeLast(1),
+    catchError((thrown: unknown) => of(new Thrown(thrown))),
+    // a call parked with its sub-agent's turn has no result yet: only its place in the batch goes on
+    mergeMap((value) => (ctx.parked ? of(parkedSlot(call)) : endSlot(it, call, shownArgs, value, started))),
+  );
 }
 
 /** The place of a call parked with its sub-agent (`SlotResult.parked`): no outcome, no event, nothing for history. */
@@ -76,12 +78,21 @@ function parkedSlot(call: PreparedCall): SlotResult {
   return { slot: call.slot, id: call.id, name: call.name, args: call.args, outcome: 'interrupted', success: false, content: '', output: '', durationMs: 0, parked: true };
 }
 
-/** What the tool returned, as an Observable input: its Observable, its promise (a thenable, adopted as a promise), or the value. */
+/**
+ * What the tool returned, as an Observable input of its value: its Observable's first value
+ * (`first`; `undefined` when it completes without one), its promise (a thenable, adopted as a
+ * promise), or the value itself.
+ */
 function answerOf(returned: unknown): ObservableInput<unknown> {
-  if (isObservable(returned)) return returned;
+  if (isObservable(returned)) return returned.pipe(first(undefined, undefined));
   // reading `then` may throw (a hostile getter): `defer` fails the call with it
   if (typeof (returned as PromiseLike<unknown> | null)?.then === 'function') return Promise.resolve(returned);
   return of(returned);
+}
+
+/** What the tool threw or rejected with, or its deadline's error: a class of this module, so no value a tool returns is taken for it. */
+class Thrown {
+  constructor(readonly failure: unknown) {}
 }
 
 /** How the tool answered: `output` for a success; otherwise the failure (the result's error text, or what was thrown). */
@@ -92,17 +103,23 @@ interface Answer {
   readonly failure?: unknown;
 }
 
-/** The tool's value as an answer; a value that cannot be read (a throwing getter) throws, and fails the call. */
+/** The tool's value (or what it threw) as an answer; a value that cannot be read (a throwing getter) fails the call with what it threw. */
 function toAnswer(value: unknown): Answer {
   if (typeof value === 'string') return { output: value, threw: false }; // the common case
-  const result: ToolResult = normalizeResult(value);
-  if (result.success) return { output: result.output, data: result.data, threw: false };
-  return { data: result.data, threw: false, failure: result.error ?? result.output };
+  try {
+    if (value instanceof Thrown) return { threw: true, failure: value.failure }; // `instanceof` may throw too (a revoked Proxy)
+    const result: ToolResult = normalizeResult(value);
+    if (result.success) return { output: result.output, data: result.data, threw: false };
+    return { data: result.data, threw: false, failure: result.error ?? result.output };
+  } catch (err) {
+    return { threw: true, failure: err };
+  }
 }
 
 /** The slot result, then its `tool-result` event (a consumer that cancels from the event keeps the result); then the `afterToolCall` hooks. */
-function endSlot(it: IterationContext, call: PreparedCall, shownArgs: unknown, answer: Answer, started: number): Observable<TurnEvent | SlotResult> {
+function endSlot(it: IterationContext, call: PreparedCall, shownArgs: unknown, value: unknown, started: number): Observable<TurnEvent | SlotResult> {
   return new Observable<TurnEvent | SlotResult>((subscriber) => {
+    const answer = toAnswer(value);
     const name = call.tool!.name;
     const durationMs = timed(it) ? it.resolved.clock.now() - started : 0;
     let outcome: SlotOutcome = 'failed';

@@ -78,6 +78,7 @@ const FAULTS: [string, () => unknown, Expect][] = [
   ['resolves to an object whose getter throws', () => Promise.resolve(hostile()), failed('getter')],
   ['returns an object that cannot be rendered at all', unprintable, ['failed', false, /^Error executing f: /]],
   ['resolves to an object that cannot be rendered at all', () => Promise.resolve(unprintable()), ['failed', false, /^Error executing f: /]],
+  ['returns an Observable of a revoked Proxy', () => new Observable((s) => { s.next(revoked()); s.complete(); }), ['failed', false, /^Error executing f: /]],
   ['returns lone surrogates', () => 'a\uD800b\uDC00c', executed('a\uD800b\uDC00c')],
 ];
 

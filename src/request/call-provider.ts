@@ -1,4 +1,4 @@
-import { catchError, concatWith, defer, filter, map, NEVER, type Observable, of, takeUntil, throwError, timeout } from 'rxjs';
+import { catchError, concatWith, defer, filter, map, NEVER, type Observable, of, reduce, takeUntil, throwError, timeout } from 'rxjs';
 import { ProviderError, ToolLoopError } from '../core/errors.js';
 import { isThrownError, readThrown, thrownMessage } from '../core/read-thrown.js';
 import type { TokenUsage, TurnEvent } from '../core/events.js';
@@ -63,12 +63,22 @@ export function callProvider(it: IterationContext, req: ProviderRequest): Observ
     // on the turn's signal the stream is cut, and the response comes `cancelled` with the text so
     // far; a turn without a signal (`cancel$` is `NEVER`) has nothing to cut on
     const cut$ = turn.cancel$ === NEVER ? events$ : events$.pipe(takeUntil(turn.cancel$));
-    return cut$.pipe(
-      timeout({ each: idleMs, with: () => throwError(() => new ProviderError(idleMessage(resolved.provider.name, idleMs))) }),
-      map((event) => onEvent(it, streamed, event)),
-      filter((event): event is TurnEvent => event !== undefined),
-      concatWith(defer(() => responseOf(it, streamed, turn.cancelled()))),
-      // a failure while the turn is being cancelled is its cancellation: the text so far
+    const bounded$ = cut$.pipe(timeout({ each: idleMs, with: () => throwError(() => new ProviderError(idleMessage(resolved.provider.name, idleMs))) }));
+    // a quiet turn makes no event here (`onEvent` only fills `streamed`): the stream is folded into
+    // its response (`reduce`) instead of mapped, filtered and followed by it
+    const answer$ =
+      turn.quiet === true
+        ? bounded$.pipe(
+            reduce((so: Streamed, event: ProviderEvent) => (onEvent(it, so, event), so), streamed),
+            map((so) => modelResponse(so, turn.cancelled())),
+          )
+        : bounded$.pipe(
+            map((event) => onEvent(it, streamed, event)),
+            filter((event): event is TurnEvent => event !== undefined),
+            concatWith(defer(() => responseOf(it, streamed, turn.cancelled()))),
+          );
+    // a failure while the turn is being cancelled is its cancellation: the text so far
+    return answer$.pipe(
       catchError((err: unknown) => (turn.cancelled() ? responseOf(it, streamed, true) : throwError(() => asProviderError(resolved.provider.name, err)))),
     );
   });
@@ -168,12 +178,19 @@ function onCallDelta(it: IterationContext, streamed: Streamed, event: Extract<Pr
 
 /** The end of a request: its `response` event (when the provider named one), then the response. */
 function responseOf(it: IterationContext, streamed: Streamed, cancelled: boolean): Observable<TurnEvent | ModelResponse> {
-  const { text, responseId, responseModel, finishReason } = streamed;
+  const { responseId, responseModel, finishReason } = streamed;
+  const response = modelResponse(streamed, cancelled);
+  if ((responseId === undefined && responseModel === undefined) || it.turn.quiet === true) return of(response);
+  return of<(TurnEvent | ModelResponse)[]>({ type: 'response', iteration: it.iteration, responseId, responseModel, finishReason }, response);
+}
+
+/** The response assembled from what streamed (a cancelled one drops its tool calls). */
+function modelResponse(streamed: Streamed, cancelled: boolean): ModelResponse {
+  const { text, finishReason } = streamed;
   const usage = { inputTokens: streamed.inputTokens, outputTokens: streamed.outputTokens };
   const response: ModelResponse = { text, toolCalls: cancelled ? [] : streamed.toolCalls, finishReason, cancelled, usage };
   if (streamed.reasoning.length > 0) (response as { reasoning?: readonly ReasoningPart[] }).reasoning = streamed.reasoning;
-  if ((responseId === undefined && responseModel === undefined) || it.turn.quiet === true) return of(response);
-  return of<(TurnEvent | ModelResponse)[]>({ type: 'response', iteration: it.iteration, responseId, responseModel, finishReason }, response);
+  return response;
 }
 
 let unused: AbortSignal | undefined;

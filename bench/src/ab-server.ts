@@ -7,16 +7,23 @@ import { median } from './measure.js';
  * Before/after in the server regime, one build per process: each source directory is built once
  * (its own output directory), then `runs` rounds run server-cpu.ts for each build in turn, and
  * each build's median CPU µs per call is printed. Nothing is shared between the builds (in one
- * process, RxJS's call sites would see both builds' functions):
+ * process, RxJS's call sites would see both builds' functions, and each system's garbage is
+ * collected in the others' runs). `vercel-ai` or `floor` in place of a directory runs that system:
  *
  *   node --import tsx bench/src/ab-server.ts [--runs=5] [--c=100] [--seconds=4] [--warm=4] /tmp/before/src src
+ *   node --import tsx bench/src/ab-server.ts --runs=5 src vercel-ai floor
  */
 const option = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const dirs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 if (dirs.length === 0) throw new Error('usage: ab-server.ts [--runs=5] [--c=100] [--seconds=4] [--warm=4] <src dir> [<src dir> …]');
 const runs = Number(option('runs', '5'));
 const builds = new Map<string, string>();
+const systems = new Set(['vercel-ai', 'floor']);
 for (const [k, dir] of dirs.entries()) {
+  if (systems.has(dir)) {
+    builds.set(dir, dir);
+    continue;
+  }
   const out = join(repoRoot, 'bench', 'node_modules', '.cache', `ab-${k}`);
   await buildOurs(dir, out);
   builds.set(dir, out);

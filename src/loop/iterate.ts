@@ -1,7 +1,6 @@
-import { concat, defer, from, ignoreElements, NEVER, type Observable, of, takeUntil, throwError } from 'rxjs';
+import { concat, defer, from, ignoreElements, NEVER, type Observable, of, takeUntil } from 'rxjs';
 import type { RequestSystem } from '../core/loop-control.js';
-import type { ChatMessage, ReasoningPart } from '../core/messages.js';
-import { LoopAbortedError } from '../core/errors.js';
+import type { ChatMessage } from '../core/messages.js';
 import { NO_ITEMS } from '../core/no-items.js';
 import type { TurnEvent } from '../core/events.js';
 import type { TurnSnapshot } from '../core/turn-snapshot.js';
@@ -14,9 +13,7 @@ import { orderBySlot } from '../execute/order-by-slot.js';
 import { prepareCalls } from '../prep/prepare-calls.js';
 import { buildRequest } from '../request/build-request.js';
 import { callProvider, type ModelResponse } from '../request/call-provider.js';
-import { parseResponse, type ParsedResponse } from '../request/parse-response.js';
-import { appendReceipts } from '../results/append-receipts.js';
-import { LoopDetector } from '../results/loop-detector.js';
+import { parseResponse } from '../request/parse-response.js';
 import { continueWith } from '../core/continue-with.js';
 import { iterationContext } from '../context/iteration-context.js';
 import { createPrepContext } from '../prep/prep-context.js';
@@ -25,26 +22,15 @@ import { parkStep } from './park-step.js';
 import { interruptParked, parkDelegated } from './park-delegated.js';
 import { preparedSnapshot } from './prepared-snapshot.js';
 import type { Round } from './round.js';
-import { appendRound } from './append-round.js';
+import { afterRound } from './after-round.js';
+import { answered, assistantMessage } from './answered.js';
 import { collectRound, type RoundResults } from './collect-round.js';
-import { doneStep, isIterationStep, nextStep, type IterationStep } from './iteration-step.js';
-import { maxIterationsStep } from './max-iterations.js';
+import { doneStep, isIterationStep, type IterationStep } from './iteration-step.js';
 import { planIteration } from './plan-iteration.js';
-import { stopStep } from './stop-step.js';
 import { sumUsage } from './sum-usage.js';
-import { structuredAnswer, structuredFailure } from './structured-answer.js';
 import { nextSnapshot, snapshotWith } from './turn-snapshot.js';
 
-export const malformedRetryText =
-  'Your last tool call could not be parsed. To call a tool, write exactly one JSON object per call inside ' +
-  '<tool_call></tool_call> tags, like <tool_call>{"name": "tool_name", "arguments": {"key": "value"}}</tool_call>, ' +
-  'using only the tools listed. If you do not need a tool, answer in plain text.';
-
-export const malformedApologyText =
-  "Sorry, I couldn't complete that: my tool calls kept coming out in a format that could not be read, so I stopped. " +
-  'Please try again, perhaps with a simpler request.';
-
-const unparsedCall = { path: [], message: 'it looks like a tool call that could not be parsed' };
+export { malformedApologyText, malformedRetryText } from './answered.js';
 
 /**
  * One iteration, from a snapshot to the next: steering messages join history, the turn's
@@ -98,7 +84,7 @@ function afterResponse(it: IterationContext, response: ModelResponse): Observabl
   const usage = sumUsage(it.snapshot.usage, response.usage);
   if (response.cancelled) {
     // what streamed before the cancel is kept, so the next turn sees it
-    const history = response.text.length > 0 ? [...it.snapshot.history, assistant(response.text, response.reasoning)] : it.snapshot.history;
+    const history = response.text.length > 0 ? [...it.snapshot.history, assistantMessage(response.text, response.reasoning)] : it.snapshot.history;
     return of(doneStep(nextSnapshot(it, { history, usage }), response.text, 'cancelled'));
   }
   const parsed = parseResponse(it, response);
@@ -195,55 +181,4 @@ function afterJournal<T>(
   return concat(defer(() => from(journal.prepared(preparedSnapshot(it, round, batch, ctx, usage)))).pipe(ignoreElements()), next$);
 }
 
-/**
- * The model answered without calls: the answer (checked against the turn's output schema when it
- * has one: `structuredAnswer`), a malformed-protocol retry, or steering's next iteration (unless
- * `stopWhen` ends the turn).
- */
-function answered(it: IterationContext, response: ModelResponse, parsed: ParsedResponse, usage: TurnSnapshot['usage']): Observable<IterationStep> {
-  const { knobs } = it.resolved;
-  const { snapshot } = it;
-  const history = [...snapshot.history, assistant(response.text, response.reasoning)];
-  if (parsed.malformed) {
-    if (snapshot.malformedRetries >= knobs.maxMalformedProtocolRetries) {
-      // a structured turn ends 'final' only with its object
-      if (it.turn.output !== undefined) return structuredFailure(response.text, [unparsedCall], nextSnapshot(it, { history, usage }));
-      history.push(assistant(malformedApologyText));
-      return of(doneStep(nextSnapshot(it, { history, usage }), malformedApologyText, 'final'));
-    }
-    // a stop here keeps the unreadable answer, without the retry prompt, and says nothing of it
-    const stopped = stopStep(it, nextSnapshot(it, { history: history.slice(), usage }), NO_ITEMS, '');
-    if (stopped) return of(stopped);
-    history.push({ role: 'user', content: malformedRetryText });
-    return of(nextStep(nextSnapshot(it, { history, usage, malformedRetries: snapshot.malformedRetries + 1 })));
-  }
-  const next = nextSnapshot(it, { history, usage });
-  if (it.turn.hasSteering() && it.iteration < knobs.maxToolIterations) return of(stopStep(it, next, NO_ITEMS, response.text) ?? nextStep(next));
-  const answer = knobs.appendReceiptsToAnswer ? appendReceipts(response.text, snapshot.receipts) : response.text;
-  if (it.turn.output !== undefined) return structuredAnswer(it, response.text, next, answer);
-  return of(doneStep(next, answer, 'final'));
-}
-
-/** The round joins history; then cancellation, the loop detector, `stopWhen` and the iteration cap decide. */
-function afterRound(it: IterationContext, round: Round, collected: RoundResults, before: TurnSnapshot['usage']): Observable<TurnEvent | IterationStep> {
-  const { resolved, snapshot } = it;
-  const usage = collected.usage ? sumUsage(before, collected.usage) : before; // its sub-agents' tokens too
-  const added: ChatMessage[] = [];
-  appendRound(added, { text: round.text, calls: round.calls, results: collected.results, textMode: round.fromText, reasoning: round.reasoning });
-  const history = snapshot.history.concat(added);
-  const receipts = collected.receipts.length > 0 ? [...snapshot.receipts, ...collected.receipts] : snapshot.receipts;
-  if (it.turn.cancelled()) return of(doneStep(nextSnapshot(it, { history, receipts, usage }), '', 'cancelled'));
-  const { report: loop, window: loopWindow } = LoopDetector.checkRound(resolved.knobs.loopDetection, snapshot.loopWindow, collected.results);
-  if (loop.verdicts.length > 0) resolved.logger.warn({ turnId: it.turn.turnId, loop: loop.verdicts }, 'loop detector');
-  const { abort } = loop;
-  if (abort) return throwError(() => new LoopAbortedError(abort.tool, abort.text, history));
-  const next = nextSnapshot(it, { history, receipts, usage, notes: loop.notes, loopWindow });
-  const stopped = stopStep(it, next, collected.results, round.text);
-  if (stopped) return of(stopped);
-  if (it.iteration >= resolved.knobs.maxToolIterations) return maxIterationsStep(it.turn, next);
-  return of(nextStep(next));
-}
-
 const userMessage = (content: string): ChatMessage => ({ role: 'user', content });
-const assistant = (content: string, reasoning?: readonly ReasoningPart[]): ChatMessage =>
-  reasoning === undefined ? { role: 'assistant', content } : { role: 'assistant', content, reasoning };

@@ -2,6 +2,8 @@ import { checkedStore } from './checked-store.js';
 import { columnCipher } from './column-cipher.js';
 import { DurableStoreError } from './durable-errors.js';
 import { migrate, type SqlDriver } from './sql-migrations.js';
+import { sqlConversationState } from './sql-conversation-state.js';
+import { holding } from './sql-fence.js';
 import { sqlTurnControls } from './sql-turn-controls.js';
 import { turnOf, type TurnRow } from './sql-turn-row.js';
 import { sqlPrune } from './sql-prune.js';
@@ -50,14 +52,6 @@ const noting = (kind: string, cte: string, select = 'w.*'): string =>
 const json = (value: unknown): string => JSON.stringify(value);
 
 /**
- * A statement's condition that holds while `attempt` (the parameter `$n`; null: no fence) is the
- * turn's (`turnId`: an expression). It locks the turn's row FOR SHARE: a claim that commits while
- * the statement runs makes it write nothing, and a claim waits for a write that passed, so
- * nothing of an older attempt lands after a takeover.
- */
-const holding = (turnId: string, n: number): string => `($${n}::integer IS NULL OR EXISTS (SELECT 1 FROM rtl_turn WHERE turn_id = ${turnId} AND attempt = $${n} FOR SHARE))`;
-
-/**
  * Opens the turn store on a Postgres database: migrates the schema, then starts its watchers
  * after the newest change there is.
  *
@@ -93,6 +87,7 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
   return checkedStore({
     backend: driver.backend,
     ...controls,
+    ...sqlConversationState(driver, cipher, now),
     async createTurn({ turnId, agent, conversationId, input, status, owner, leaseMs }) {
       const at = now();
       const rows = await q<TurnRow>(
@@ -190,31 +185,6 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
         [filter.turnId ?? null, filter.conversationId ?? null],
       );
       return rows.map((r) => r.record);
-    },
-    async allow(conversationId, toolName) {
-      await q('INSERT INTO rtl_allow (conversation_id, tool_name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [conversationId, toolName]);
-    },
-    async allowList(conversationId) {
-      return (await q<{ tool_name: string }>('SELECT tool_name FROM rtl_allow WHERE conversation_id = $1 ORDER BY tool_name', [conversationId])).map((r) => r.tool_name);
-    },
-    async activate(conversationId, toolNames) {
-      if (toolNames.length === 0) return;
-      await q('INSERT INTO rtl_activation (conversation_id, tool_name) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [conversationId, [...toolNames]]);
-    },
-    async activations(conversationId) {
-      return (await q<{ tool_name: string }>('SELECT tool_name FROM rtl_activation WHERE conversation_id = $1 ORDER BY tool_name', [conversationId])).map((r) => r.tool_name);
-    },
-    async saveHistory(conversationId, history, fence) {
-      const rows = await q(
-        `INSERT INTO rtl_history (conversation_id, history, updated_at) SELECT $1, $2, $3 WHERE ${holding('$4', 5)}
-         ON CONFLICT (conversation_id) DO UPDATE SET history = EXCLUDED.history, updated_at = EXCLUDED.updated_at RETURNING conversation_id`,
-        [conversationId, sealed(history, `history:${conversationId}`), now(), fence?.turnId ?? null, fence?.attempt ?? null],
-      );
-      return rows.length > 0;
-    },
-    async history(conversationId) {
-      const stored = (await q<{ history: unknown }>('SELECT history FROM rtl_history WHERE conversation_id = $1', [conversationId]))[0]?.history;
-      return stored === undefined ? [] : cipher.open(stored, `history:${conversationId}`);
     },
     async appendEvents(turnId, events, attempt) {
       if (events.length === 0) return true;

@@ -87,11 +87,6 @@ export function durableBackendsForFile(): () => TestDatabase {
     db = await openTestDatabase();
     await startSharedPglite();
   }, 120_000);
-  // teardown never hangs the file: a connection left checked out (a LISTEN client of a queue a test
-  // did not stop) keeps pool.end() waiting; after 30 s the file ends without waiting further
-  afterAll(async () => {
-    const closed = Promise.all([db?.close(), closeSharedPglite()]);
-    await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, 30_000).unref())]);
-  }, 60_000);
+  afterAll(async () => Promise.all([db?.close(), closeSharedPglite()]), 60_000);
   return () => db!;
 }

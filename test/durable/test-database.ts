@@ -53,11 +53,13 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       driverOptions: {},
       pool: pool(url),
       async close() {
-        await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
+        // the database goes first: FORCE ends every connection to it, so a client a test left
+        // checked out (a LISTEN connection) errors and is released, and the pools end without waiting on it
         const drop = new pg.Client({ ...SERVER, user: 'postgres', database: 'postgres' });
         await drop.connect();
         await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await drop.end();
+        await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
       },
     };
   }

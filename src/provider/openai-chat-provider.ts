@@ -1,9 +1,10 @@
-import { Observable, type Subscriber } from 'rxjs';
+import type { Subscriber } from 'rxjs';
 import { ProviderError } from '../core/errors.js';
 import { thrownMessage } from '../core/read-thrown.js';
 import { scrubErrorChain } from '../results/scrub-error-chain.js';
 import type { ChatMessage } from '../core/messages.js';
 import type { OpenAIToolSpec, ToolSpec } from '../core/tool.js';
+import { abortableRequest } from './abortable-request.js';
 import { withFirstFailure } from './first-failure-retries.js';
 import { redactClientKey, toProviderError, truncatedStreamError } from './openai-error.js';
 import type { ModelProvider, ProviderEvent, ProviderRequest } from './provider.js';
@@ -180,16 +181,8 @@ export function openAIChatProvider(client: OpenAIChatClient, opts: OpenAIChatPro
     ...(server ? { server } : {}),
     nativeTools: true,
     request: (req, signal) =>
-      new Observable<ProviderEvent>((subscriber) => {
-        const controller = new AbortController();
-        const onAbort = (): void => controller.abort(signal.reason);
-        if (signal.aborted) controller.abort(signal.reason);
-        else signal.addEventListener('abort', onAbort, { once: true });
+      abortableRequest(signal, (controller, subscriber) => {
         void (streaming ? streamInto : requestInto)(req, controller, subscriber).catch((err: unknown) => fail(subscriber, err, 'stream'));
-        return () => {
-          signal.removeEventListener('abort', onAbort);
-          controller.abort();
-        };
       }),
   };
 }

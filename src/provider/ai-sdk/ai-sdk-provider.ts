@@ -1,4 +1,5 @@
-import { Observable, type Subscriber } from 'rxjs';
+import type { Subscriber } from 'rxjs';
+import { abortableRequest } from '../abortable-request.js';
 import { ConfigurationError, ProviderError } from '../../core/errors.js';
 import type { ToolSpec } from '../../core/tool.js';
 import type { ModelProvider, ProviderEvent, ProviderRequest } from '../provider.js';
@@ -131,18 +132,10 @@ export function aiSdkProvider(model: AiSdkLanguageModel, opts: AiSdkProviderOpti
     ...(server ? { server } : {}),
     nativeTools: true,
     request: (req, signal) =>
-      new Observable<ProviderEvent>((subscriber) => {
-        const controller = new AbortController();
-        const onAbort = (): void => controller.abort(signal.reason);
-        if (signal.aborted) controller.abort(signal.reason);
-        else signal.addEventListener('abort', onAbort, { once: true });
+      abortableRequest(signal, (controller, subscriber) => {
         let reader: ReadableStreamDefaultReader<AiSdkStreamPart> | undefined;
         void streamInto(req, controller, subscriber, (r) => (reader = r)).catch((err: unknown) => fail(subscriber, err, 'stream', controller.signal));
-        return () => {
-          signal.removeEventListener('abort', onAbort);
-          controller.abort();
-          reader?.cancel().catch(() => undefined);
-        };
+        return () => void reader?.cancel().catch(() => undefined);
       }),
   };
 }

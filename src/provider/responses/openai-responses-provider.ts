@@ -1,4 +1,5 @@
-import { Observable, type Subscriber } from 'rxjs';
+import type { Subscriber } from 'rxjs';
+import { abortableRequest } from '../abortable-request.js';
 import { ConfigurationError, ProviderError } from '../../core/errors.js';
 import { thrownMessage } from '../../core/read-thrown.js';
 import type { ToolSpec } from '../../core/tool.js';
@@ -176,16 +177,8 @@ export function openAIResponsesProvider(client: OpenAIResponsesClient, opts: Ope
     ...(server ? { server } : {}),
     nativeTools: true,
     request: (req, signal) =>
-      new Observable<ProviderEvent>((subscriber) => {
-        const controller = new AbortController();
-        const onAbort = (): void => controller.abort(signal.reason);
-        if (signal.aborted) controller.abort(signal.reason);
-        else signal.addEventListener('abort', onAbort, { once: true });
+      abortableRequest(signal, (controller, subscriber) => {
         void (streaming ? streamInto : requestInto)(req, controller, subscriber).catch((err: unknown) => fail(subscriber, err, 'stream'));
-        return () => {
-          signal.removeEventListener('abort', onAbort);
-          controller.abort();
-        };
       }),
   };
 }

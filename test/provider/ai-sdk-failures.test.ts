@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastValueFrom, materialize, toArray, type ObservableNotification } from 'rxjs';
-import { aiSdkProvider, ProviderError, type ProviderEvent } from '../../src/index.js';
+import { lastValueFrom, materialize, toArray } from 'rxjs';
+import { aiSdkProvider, ProviderError } from '../../src/index.js';
 import { eventOffset, replySse, startOpenAIServer, type OpenAIServer, type ServerStep } from '../fixtures/openai-server.js';
-import { errorOf, eventsOf, userRequest } from './helpers.js';
+import { errorOf, eventsOf, userRequest, abortAfterFirstText, unsubscribeAfterFirstEvent } from './helpers.js';
 import { MODELS } from './ai-sdk-models.js';
 
 let server: OpenAIServer | undefined;
@@ -97,27 +97,8 @@ describe.each(MODELS)('Failures of the real $label end the request with a typed 
 describe.each(MODELS)('Cancellation stops the HTTP stream of the real $label', ({ on }) => {
   it('aborting the signal mid-stream closes the connection, and the server sees the close', async () => {
     const s = await serve([stalled]);
-    const controller = new AbortController();
-    const notes: ObservableNotification<ProviderEvent>[] = [];
-    let sawText = (): void => undefined;
-    const textArrived = new Promise<void>((resolve) => (sawText = resolve));
-    const ended = new Promise<void>((resolve) =>
-      aiSdkProvider(on(s))
-        .request(userRequest(), controller.signal)
-        .pipe(materialize())
-        .subscribe({
-          next: (note) => {
-            notes.push(note);
-            if (note.kind === 'N' && note.value.type === 'text-delta') sawText();
-          },
-          complete: resolve,
-        }),
-    );
-    await textArrived;
-    expect(s.requests[0].closedByClient).toBe(false);
-    controller.abort();
-    await s.clientClosed(0);
-    await ended;
+    const { openAtText, notes } = await abortAfterFirstText(aiSdkProvider(on(s)), s);
+    expect(openAtText).toBe(true);
     expect(s.requests[0].closedByClient).toBe(true);
     expect(notes.map((n) => n.kind)).toEqual(['N', 'E']);
     expect(asProviderError(notes[1].kind === 'E' ? notes[1].error : undefined).message).toBe("Provider 'fixture.chat' failed: the request was cancelled.");
@@ -125,16 +106,9 @@ describe.each(MODELS)('Cancellation stops the HTTP stream of the real $label', (
 
   it('unsubscribing mid-stream closes the connection', async () => {
     const s = await serve([stalled]);
-    let unsubscribe = (): void => undefined;
-    const first = new Promise<unknown>((resolve) => {
-      const sub = aiSdkProvider(on(s))
-        .request(userRequest(), new AbortController().signal)
-        .subscribe((event) => resolve(event));
-      unsubscribe = () => sub.unsubscribe();
-    });
-    expect(await first).toEqual({ type: 'text-delta', text: 'first ' });
-    unsubscribe();
-    await s.clientClosed(0);
+    const { first, openAtFirst } = await unsubscribeAfterFirstEvent(aiSdkProvider(on(s)), s);
+    expect(first).toEqual({ type: 'text-delta', text: 'first ' });
+    expect(openAtFirst).toBe(true);
     expect(s.requests[0].closedByClient).toBe(true);
   });
 

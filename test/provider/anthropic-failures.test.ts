@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
-import { lastValueFrom, materialize, toArray, type ObservableNotification } from 'rxjs';
-import { anthropicProvider, createAgent, ProviderError, type ProviderEvent } from '../../src/index.js';
+import { lastValueFrom, materialize, toArray } from 'rxjs';
+import { anthropicProvider, createAgent, ProviderError } from '../../src/index.js';
 import { errorEvent, eventOffset, replySse, startAnthropicServer, type AnthropicServer, type AnthropicStep } from '../fixtures/anthropic-server.js';
 import { leakedWindows, secretsCorpus } from '../fixtures/secrets-corpus.js';
 import { anthropicFor, TEST_KEY } from './anthropic-helpers.js';
-import { errorOf, userRequest } from './helpers.js';
+import { errorOf, userRequest, abortAfterFirstText, unsubscribeAfterFirstEvent } from './helpers.js';
 
 let server: AnthropicServer | undefined;
 const serve = async (script: readonly AnthropicStep[] | ((body: any, n: number) => AnthropicStep)) => (server = await startAnthropicServer(script));
@@ -143,27 +143,8 @@ const stalled: AnthropicStep = { ...firstOnly, stallAfterBytes: eventOffset(repl
 describe('Cancellation aborts the HTTP request', () => {
   it('aborting the signal mid-stream closes the connection, and the request ends as cancelled', async () => {
     const s = await serve([stalled]);
-    const controller = new AbortController();
-    const notes: ObservableNotification<ProviderEvent>[] = [];
-    let sawText = (): void => undefined;
-    const textArrived = new Promise<void>((resolve) => (sawText = resolve));
-    const ended = new Promise<void>((resolve) =>
-      anthropicProvider(anthropicFor(s))
-        .request(userRequest(), controller.signal)
-        .pipe(materialize())
-        .subscribe({
-          next: (note) => {
-            notes.push(note);
-            if (note.kind === 'N' && note.value.type === 'text-delta') sawText();
-          },
-          complete: resolve,
-        }),
-    );
-    await textArrived;
-    expect(s.requests[0].closedByClient).toBe(false);
-    controller.abort();
-    await s.clientClosed(0);
-    await ended;
+    const { openAtText, notes } = await abortAfterFirstText(anthropicProvider(anthropicFor(s)), s);
+    expect(openAtText).toBe(true);
     expect(s.requests[0].closedByClient).toBe(true);
     expect(notes.map((n) => n.kind)).toEqual(['N', 'E']);
     expect(asProviderError(notes[1].kind === 'E' ? notes[1].error : undefined).message).toBe("Provider 'anthropic' failed: the request was cancelled.");
@@ -171,16 +152,9 @@ describe('Cancellation aborts the HTTP request', () => {
 
   it('unsubscribing mid-stream closes the connection', async () => {
     const s = await serve([stalled]);
-    let unsubscribe = (): void => undefined;
-    const first = new Promise<unknown>((resolve) => {
-      const sub = anthropicProvider(anthropicFor(s))
-        .request(userRequest(), new AbortController().signal)
-        .subscribe((event) => resolve(event));
-      unsubscribe = () => sub.unsubscribe();
-    });
-    expect(await first).toEqual({ type: 'text-delta', text: 'first ' });
-    unsubscribe();
-    await s.clientClosed(0);
+    const { first, openAtFirst } = await unsubscribeAfterFirstEvent(anthropicProvider(anthropicFor(s)), s);
+    expect(first).toEqual({ type: 'text-delta', text: 'first ' });
+    expect(openAtFirst).toBe(true);
     expect(s.requests[0].closedByClient).toBe(true);
   });
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastValueFrom, materialize, toArray, type ObservableNotification } from 'rxjs';
-import { openAIChatProvider, ProviderError, type ProviderEvent } from '../../src/index.js';
+import { lastValueFrom, materialize, toArray } from 'rxjs';
+import { openAIChatProvider, ProviderError } from '../../src/index.js';
 import { eventOffset, replySse, startOpenAIServer, type OpenAIServer, type ServerStep } from '../fixtures/openai-server.js';
-import { clientFor, errorOf, userRequest } from './helpers.js';
+import { clientFor, errorOf, userRequest, abortAfterFirstText, unsubscribeAfterFirstEvent } from './helpers.js';
 
 let server: OpenAIServer | undefined;
 const serve = async (script: readonly ServerStep[]) => (server = await startOpenAIServer(script));
@@ -96,27 +96,8 @@ const stalled: ServerStep = { ...firstOnly, stallAfterBytes: eventOffset(replySs
 describe('Cancellation stops the HTTP stream', () => {
   it('aborting the signal mid-stream closes the connection, and the server sees the close', async () => {
     const s = await serve([stalled]);
-    const controller = new AbortController();
-    const notes: ObservableNotification<ProviderEvent>[] = [];
-    let sawText = (): void => undefined;
-    const textArrived = new Promise<void>((resolve) => (sawText = resolve));
-    const ended = new Promise<void>((resolve) =>
-      openAIChatProvider(clientFor(s))
-        .request(userRequest(), controller.signal)
-        .pipe(materialize())
-        .subscribe({
-          next: (note) => {
-            notes.push(note);
-            if (note.kind === 'N' && note.value.type === 'text-delta') sawText();
-          },
-          complete: resolve,
-        }),
-    );
-    await textArrived;
-    expect(s.requests[0].closedByClient).toBe(false);
-    controller.abort();
-    await s.clientClosed(0);
-    await ended;
+    const { openAtText, notes } = await abortAfterFirstText(openAIChatProvider(clientFor(s)), s);
+    expect(openAtText).toBe(true);
     expect(s.requests[0].closedByClient).toBe(true);
     expect(notes.map((n) => n.kind)).toEqual(['N', 'E']);
     expect(asProviderError(notes[1].kind === 'E' ? notes[1].error : undefined).message).toMatch(/the request was cancelled/);
@@ -124,16 +105,9 @@ describe('Cancellation stops the HTTP stream', () => {
 
   it('unsubscribing mid-stream closes the connection', async () => {
     const s = await serve([stalled]);
-    let unsubscribe = (): void => undefined;
-    const first = new Promise<unknown>((resolve) => {
-      const sub = openAIChatProvider(clientFor(s))
-        .request(userRequest(), new AbortController().signal)
-        .subscribe((event) => resolve(event));
-      unsubscribe = () => sub.unsubscribe();
-    });
-    expect(await first).toEqual({ type: 'text-delta', text: 'first ' });
-    unsubscribe();
-    await s.clientClosed(0);
+    const { first, openAtFirst } = await unsubscribeAfterFirstEvent(openAIChatProvider(clientFor(s)), s);
+    expect(first).toEqual({ type: 'text-delta', text: 'first ' });
+    expect(openAtFirst).toBe(true);
     expect(s.requests[0].closedByClient).toBe(true);
   });
 

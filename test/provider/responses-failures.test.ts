@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastValueFrom, materialize, toArray, type ObservableNotification } from 'rxjs';
-import { openAIResponsesProvider, ProviderError, type ProviderEvent } from '../../src/index.js';
+import { lastValueFrom, materialize, toArray } from 'rxjs';
+import { openAIResponsesProvider, ProviderError } from '../../src/index.js';
 import { eventOffset, replySse, startResponsesServer, type ResponsesServer, type ResponsesStep } from '../fixtures/responses-server.js';
-import { errorOf, userRequest } from './helpers.js';
+import { errorOf, userRequest, abortAfterFirstText, unsubscribeAfterFirstEvent } from './helpers.js';
 import { responsesClient } from './responses-helpers.js';
 
 let server: ResponsesServer | undefined;
@@ -125,44 +125,17 @@ const stalled: ResponsesStep = { ...firstOnly, stallAfterBytes: eventOffset(repl
 describe('Cancellation aborts the HTTP request', () => {
   it('aborting the signal mid-stream closes the connection and ends with a cancelled ProviderError', async () => {
     const s = await serve([stalled]);
-    const controller = new AbortController();
-    const notes: ObservableNotification<ProviderEvent>[] = [];
-    let sawText = (): void => undefined;
-    const textArrived = new Promise<void>((resolve) => (sawText = resolve));
-    const ended = new Promise<void>((resolve) =>
-      openAIResponsesProvider(responsesClient(s))
-        .request(userRequest(), controller.signal)
-        .pipe(materialize())
-        .subscribe({
-          next: (note) => {
-            notes.push(note);
-            if (note.kind === 'N' && note.value.type === 'text-delta') sawText();
-          },
-          complete: resolve,
-        }),
-    );
-    await textArrived;
-    expect(s.requests[0].closedByClient).toBe(false);
-    controller.abort();
-    await s.clientClosed(0);
-    await ended;
+    const { openAtText, notes } = await abortAfterFirstText(openAIResponsesProvider(responsesClient(s)), s);
+    expect(openAtText).toBe(true);
     expect(notes.map((n) => n.kind)).toEqual(['N', 'E']);
     expect(asProviderError(notes[1].kind === 'E' ? notes[1].error : undefined).message).toMatch(/the request was cancelled/);
   });
 
   it('unsubscribing mid-stream closes the connection', async () => {
     const s = await serve([stalled]);
-    let unsubscribe = (): void => undefined;
-    const first = new Promise<unknown>((resolve) => {
-      const sub = openAIResponsesProvider(responsesClient(s))
-        .request(userRequest(), new AbortController().signal)
-        .subscribe((event) => resolve(event));
-      unsubscribe = () => sub.unsubscribe();
-    });
-    expect(await first).toEqual({ type: 'text-delta', text: 'first ' });
-    expect(s.requests[0].closedByClient).toBe(false);
-    unsubscribe();
-    await s.clientClosed(0);
+    const { first, openAtFirst } = await unsubscribeAfterFirstEvent(openAIResponsesProvider(responsesClient(s)), s);
+    expect(first).toEqual({ type: 'text-delta', text: 'first ' });
+    expect(openAtFirst).toBe(true);
     expect(s.requests[0].closedByClient).toBe(true);
   });
 

@@ -14,9 +14,10 @@ import type { ProviderEvent } from './provider.js';
  * ```
  * @example
  * ```ts
- * request: (req, signal) => abortableRequest(signal, (controller, subscriber) => {
- *   void streamInto(req, controller, subscriber).catch((err: unknown) => fail(subscriber, err));
- * }),
+ * const request = (url: string, signal: AbortSignal) =>
+ *   abortableRequest(signal, (controller, subscriber) => {
+ *     fetch(url, { signal: controller.signal }).then(() => subscriber.complete(), (err: unknown) => subscriber.error(err));
+ *   });
  * ```
  */
 export function abortableRequest(

@@ -20,7 +20,6 @@ import {
 } from '../../src/index.js';
 import { fakeTool, scriptedModel, type ScriptedResponse } from '../../src/testing/index.js';
 
-type Done = TurnEventOf<'done'>;
 const collect = (events$: import('rxjs').Observable<TurnEvent>) => lastValueFrom(events$.pipe(toArray()));
 
 /** Unhandled rejections seen while a test runs: none may come from the loop. */

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../core/messages.js';
+import { argumentsObject } from '../arguments-object.js';
 import type { AiSdkMessage, AiSdkSharedOptions, AiSdkReasoningPart, AiSdkToolCallPart, AiSdkToolResultPart } from './ai-sdk-model.js';
 
 /** The family name of the reasoning parts `aiSdkProvider` makes and reads back. */
@@ -43,7 +44,7 @@ export function aiSdkPrompt(messages: readonly ChatMessage[]): AiSdkMessage[] {
         if (typeof message.content === 'string' && message.content.length > 0) content.push({ type: 'text', text: message.content });
         for (const call of message.tool_calls ?? []) {
           names.set(call.id, call.function.name);
-          const part: AiSdkToolCallPart = { type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: parsedInput(call.function.arguments) };
+          const part: AiSdkToolCallPart = { type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: argumentsObject(call.function.arguments) };
           content.push(withOptions(part, callMetadata.get(call.id)));
         }
         prompt.push({ role: 'assistant', content });
@@ -73,11 +74,3 @@ function withOptions<T extends AiSdkReasoningPart | AiSdkToolCallPart>(part: T, 
 }
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
-
-function parsedInput(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return {};
-  }
-}

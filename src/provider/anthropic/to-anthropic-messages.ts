@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../core/messages.js';
+import { argumentsObject } from '../arguments-object.js';
 import type { AnthropicContentBlock, AnthropicMessage } from './anthropic-client.js';
 
 /** A history in the Messages API's shape: the system text apart, then alternating messages. */
@@ -78,7 +79,7 @@ function assistantBlocks(message: Extract<ChatMessage, { role: 'assistant' }>): 
     else thinking.push(part.data);
   }
   const text: AnthropicContentBlock[] = message.content !== null && message.content.length > 0 ? [{ type: 'text', text: message.content }] : [];
-  const calls = (message.tool_calls ?? []).map((call): AnthropicContentBlock => ({ type: 'tool_use', id: call.id, name: call.function.name, input: inputOf(call.function.arguments) }));
+  const calls = (message.tool_calls ?? []).map((call): AnthropicContentBlock => ({ type: 'tool_use', id: call.id, name: call.function.name, input: argumentsObject(call.function.arguments) }));
   if (order === undefined) return [...thinking, ...text, ...calls];
   // interleaved thinking: each block where the response had it; what the order does not place follows
   const blocks: AnthropicContentBlock[] = [];
@@ -93,15 +94,4 @@ function assistantBlocks(message: Extract<ChatMessage, { role: 'assistant' }>): 
 function takeCall(calls: AnthropicContentBlock[], kind: unknown): AnthropicContentBlock | undefined {
   const at = typeof kind === 'string' && kind.startsWith('tool_use:') ? calls.findIndex((call) => 'id' in call && call.id === kind.slice('tool_use:'.length)) : -1;
   return at < 0 ? undefined : calls.splice(at, 1)[0];
-}
-
-/** The call's arguments as the object `tool_use.input` must be; `{}` for text that is not a JSON object. */
-function inputOf(args: string): unknown {
-  if (args.trim().length === 0) return {};
-  try {
-    const value: unknown = JSON.parse(args);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
 }

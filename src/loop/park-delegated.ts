@@ -3,7 +3,7 @@ import { texts, type PreparedCall, type SlotResult } from '../core/calls.js';
 import type { TurnEvent } from '../core/events.js';
 import { emitToolResult } from '../execute/slot-events.js';
 import { shownValue } from '../results/shown-value.js';
-import type { BatchSnapshot, SlotState, TurnSnapshot } from '../core/turn-snapshot.js';
+import type { SlotState, TurnSnapshot } from '../core/turn-snapshot.js';
 import type { IterationContext, PrepContext } from '../context/resolved-execution.js';
 import { toData } from '../execute/journaled-run.js';
 import type { ParkedDelegation } from '../execute/parent-call.js';
@@ -15,7 +15,7 @@ import { preparedSlotState } from './slot-state.js';
 import { snapshotShape } from './snapshot-schema.js';
 import { sumUsage } from './sum-usage.js';
 import { toolFingerprint } from './tool-fingerprint.js';
-import { nextSnapshot } from './turn-snapshot.js';
+import { batchSnapshot, nextSnapshot } from './turn-snapshot.js';
 
 /**
  * Parks the turn at the calls whose sub-agent parked at an approval (`delegateTool`), once the
@@ -56,15 +56,7 @@ export function parkDelegated(
     if (delegated === undefined || ready.state !== 'ready') return ready;
     return { ...ready, state: 'delegated', child: delegated.snapshot };
   });
-  const inFlight: BatchSnapshot = {
-    text: round.text,
-    fromText: round.fromText,
-    calls: round.calls,
-    ...(round.reasoning ? { reasoning: round.reasoning } : {}),
-    slots,
-    promptedInBatch: [...ctx.promptedInBatch],
-    toolSchemas,
-  };
+  const inFlight = batchSnapshot(it, round, slots, ctx, toolSchemas);
   const total = collected.usage ? sumUsage(usage, collected.usage) : usage;
   const snapshot = sealFor(it, nextSnapshot(it, { usage: total, batch: inFlight }));
   snapshotShape(snapshot); // a turn never parks with a snapshot that cannot resume

@@ -1,5 +1,5 @@
 import type { PreparedCall } from '../core/calls.js';
-import type { BatchSnapshot, SlotState, TurnSnapshot } from '../core/turn-snapshot.js';
+import type { SlotState, TurnSnapshot } from '../core/turn-snapshot.js';
 import type { IterationContext, PrepContext } from '../context/resolved-execution.js';
 import type { IterationStep } from './iteration-step.js';
 import type { Round } from './round.js';
@@ -8,7 +8,7 @@ import { approvalDigest, sealFor } from './seal-snapshot.js';
 import { preparedSlotState } from './slot-state.js';
 import { snapshotShape } from './snapshot-schema.js';
 import { toolFingerprint } from './tool-fingerprint.js';
-import { nextSnapshot, offeredIn } from './turn-snapshot.js';
+import { batchSnapshot, nextSnapshot } from './turn-snapshot.js';
 
 /**
  * Parks the turn at the call that waits for an approval: the done step, reason 'paused', with a
@@ -46,16 +46,7 @@ export function parkStep(
     }
     return preparedSlotState(call, slot, ctx);
   });
-  const inFlight: BatchSnapshot = {
-    text: round.text,
-    fromText: round.fromText,
-    calls: round.calls,
-    ...(round.reasoning ? { reasoning: round.reasoning } : {}),
-    slots,
-    promptedInBatch: [...ctx.promptedInBatch],
-    toolSchemas,
-    ...offeredIn(it),
-  };
+  const inFlight = batchSnapshot(it, round, slots, ctx, toolSchemas);
   const request = parked.paused!;
   const shown = { ...request, arguments: scrubValue(request.arguments) };
   // checked as resume checks it: a turn never parks with a snapshot that cannot resume

@@ -5,7 +5,7 @@ import type { Round } from './round.js';
 import { sealFor } from './seal-snapshot.js';
 import { preparedSlotState } from './slot-state.js';
 import { toolFingerprint } from './tool-fingerprint.js';
-import { nextSnapshot, offeredIn } from './turn-snapshot.js';
+import { batchSnapshot, nextSnapshot } from './turn-snapshot.js';
 
 /**
  * The snapshot of a round prepared and about to be dispatched (what a `TurnJournal` records as
@@ -28,6 +28,5 @@ export function preparedSnapshot(
   const toolSchemas: Record<string, string> = {};
   for (const call of batch) if (call.tool && !call.filled) toolSchemas[call.tool.name] = toolFingerprint(call.tool);
   const slots = batch.map((call, slot) => preparedSlotState(call, slot, ctx));
-  const { text, fromText, calls, reasoning } = round;
-  return sealFor(it, nextSnapshot(it, { usage, batch: { text, fromText, calls, ...(reasoning ? { reasoning } : {}), slots, promptedInBatch: [...ctx.promptedInBatch], toolSchemas, ...offeredIn(it) } }));
+  return sealFor(it, nextSnapshot(it, { usage, batch: batchSnapshot(it, round, slots, ctx, toolSchemas) }));
 }

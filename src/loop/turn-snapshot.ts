@@ -1,9 +1,10 @@
 import type { TurnInput } from '../core/turn-input.js';
 import { NO_ITEMS } from '../core/no-items.js';
-import { TURN_SNAPSHOT_VERSION, type LoopWindow, type TurnSnapshot } from '../core/turn-snapshot.js';
-import type { IterationContext, TurnContext } from '../context/resolved-execution.js';
+import { TURN_SNAPSHOT_VERSION, type BatchSnapshot, type LoopWindow, type SlotState, type TurnSnapshot } from '../core/turn-snapshot.js';
+import type { IterationContext, PrepContext, TurnContext } from '../context/resolved-execution.js';
 import { promptSignaturesOf } from '../context/iteration-context.js';
 import { outputFingerprint } from './output-fingerprint.js';
+import type { Round } from './round.js';
 
 /** A loop detector's window with nothing in it. */
 export const EMPTY_LOOP_WINDOW: LoopWindow = Object.freeze({ names: [], argsJson: [], outputs: [], batches: [], start: 0, batch: 0 });
@@ -127,17 +128,35 @@ export function snapshotWith(s: TurnSnapshot, c: Partial<TurnSnapshot>, it?: Ite
 }
 
 /**
- * The batch's `offered` field: the names `prepareIteration` narrowed the iteration's tools to,
- * when it did (else nothing), so a resumed batch is prepared against the same tools.
+ * A batch as a snapshot holds it between the response and the round's history: the round, each
+ * slot's state, the prompt-loop signatures of the batch, the prepared tools' schema
+ * fingerprints, and the names `prepareIteration` narrowed the iteration's tools to (when it did),
+ * so a resumed batch is prepared against the same tools. Parking at an approval, parking at a
+ * sub-agent and the journal's prepared round all write it this way.
  *
  * @example
  * ```ts
- * const batch = { text, fromText, calls, slots, promptedInBatch, toolSchemas, ...offeredIn(it) };
+ * const batch = batchSnapshot(it, round, slots, ctx, toolSchemas);
  * ```
  */
-export function offeredIn(it: IterationContext): { readonly offered?: readonly string[] } {
+export function batchSnapshot(
+  it: IterationContext,
+  round: Round,
+  slots: readonly SlotState[],
+  ctx: PrepContext,
+  toolSchemas: Readonly<Record<string, string>>,
+): BatchSnapshot {
   const { offered } = it.turn.tools;
-  return offered === undefined ? {} : { offered: [...offered] };
+  return {
+    text: round.text,
+    fromText: round.fromText,
+    calls: round.calls,
+    ...(round.reasoning ? { reasoning: round.reasoning } : {}),
+    slots,
+    promptedInBatch: [...ctx.promptedInBatch],
+    toolSchemas,
+    ...(offered === undefined ? {} : { offered: [...offered] }),
+  };
 }
 
 /** The prompt-loop signatures after `it`: its Map's if a stage made it, else its snapshot's (else `s`'s, when both have none). */

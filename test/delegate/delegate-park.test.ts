@@ -194,3 +194,14 @@ describe('a durable parent with a parked child resumes both', () => {
     expect(await store.allowList('c1')).toContain('deploy');
   });
 });
+
+describe('a batch parked at a sub-agent keeps its iteration', () => {
+  it("prepareIteration's narrowing is in the parked snapshot, as when a batch parks at its own approval", async () => {
+    const { build } = world(['ask_ops']);
+    const { parent } = build();
+    const done = doneOf(await collect(parent.run({ message: 'ship it', conversationId: 'c1', prepareIteration: () => ({ tools: ['ask_ops'] }) })));
+    expect(done.reason).toBe('paused');
+    expect(done.snapshot!.batch!.slots[0]).toMatchObject({ state: 'delegated' });
+    expect(done.snapshot!.batch!.offered).toEqual(['ask_ops']);
+  });
+});

@@ -1,4 +1,4 @@
-import { lastValueFrom, type Subscription } from 'rxjs';
+import { catchError, defer, EMPTY, exhaustMap, interval, lastValueFrom, type Observable, type Subscription } from 'rxjs';
 import type { DurableAgent } from './durable-agent.js';
 import { nextQueued } from './turn-claims.js';
 import { ConversationBusyError } from './durable-errors.js';
@@ -117,8 +117,8 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
     if (next) await send(next.turnId);
   };
   const workers: string[] = [];
-  const sweeps: (() => void)[] = [];
-  const prunes: Subscription[] = [];
+  /** The worker's timers (the lease sweep, the prune): ended by `stop`. */
+  const timers: Subscription[] = [];
   return {
     name,
     async enqueue(turn) {
@@ -144,7 +144,7 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
       };
       if (options.retention !== false) {
         const onError = (error: unknown): void => durable.agent.resolved.logger.warn({ queue: name, error: String(error) }, 'turn queue: a prune failed');
-        prunes.push(pruneTurns(durable.store, { onError, ...options.retention }).subscribe());
+        timers.push(pruneTurns(durable.store, { onError, ...options.retention }).subscribe());
       }
       const concurrency = workOptions.concurrency ?? 4;
       const listening = await wake.listen(); // before the slots: a wake-up that comes first is what their first fetch finds
@@ -169,11 +169,10 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
         wake.idle(id);
         workers.push(id);
       }
-      sweeps.push(sweepExpired(durable, send, workOptions.sweepMs ?? Math.ceil(durable.leaseMs / 2)));
+      timers.push(sweepExpired(durable, send, workOptions.sweepMs ?? Math.ceil(durable.leaseMs / 2)).subscribe());
     },
     async stop() {
-      for (const stopSweep of sweeps.splice(0)) stopSweep();
-      for (const pruning of prunes.splice(0)) pruning.unsubscribe();
+      for (const running of timers.splice(0)) running.unsubscribe();
       await Promise.all(workers.splice(0).map((id) => boss.offWork({ id })));
       await wake.stop();
     },
@@ -182,22 +181,17 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
 
 /**
  * Every `sweepMs`, a job for each running turn of the agent whose lease ran out (one sweep at a
- * time; a failed one is tried again at the next). Each worker process sweeps: the turn's claim
- * is atomic, so of the jobs sent for one turn, one takes it over. Returns the stop.
+ * time, `exhaustMap`; a failed one is tried again at the next). Each worker process sweeps: the
+ * turn's claim is atomic, so of the jobs sent for one turn, one takes it over.
  */
-function sweepExpired(durable: DurableAgent, send: (turnId: string) => Promise<void>, sweepMs: number): () => void {
-  let sweeping = false;
-  const timer = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    durable.store
-      .expiredTurns(durable.agent.resolved.name)
-      .then((expired) => Promise.all(expired.map((turnId) => send(turnId))))
-      .catch(() => undefined) // the store or the queue is out of reach: the next sweep tries again
-      .finally(() => (sweeping = false));
-  }, sweepMs);
-  timer.unref?.();
-  return () => clearInterval(timer);
+function sweepExpired(durable: DurableAgent, send: (turnId: string) => Promise<void>, sweepMs: number): Observable<unknown> {
+  return interval(sweepMs).pipe(
+    exhaustMap(() =>
+      defer(async () => Promise.all((await durable.store.expiredTurns(durable.agent.resolved.name)).map((turnId) => send(turnId)))).pipe(
+        catchError(() => EMPTY), // the store or the queue is out of reach: the next sweep tries again
+      ),
+    ),
+  );
 }
 
 /** The turn id of a job's payload when it is exactly `{ turnId }`, an id a store keeps (`isStoreId`). */

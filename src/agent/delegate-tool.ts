@@ -1,5 +1,6 @@
-import { Observable } from 'rxjs';
+import { concatWith, defer, EMPTY, filter, finalize, map, NEVER, type Observable, tap } from 'rxjs';
 import { z } from 'zod';
+import { abortOnUnsubscribe } from '../core/abort-on-unsubscribe.js';
 import { fromAbortSignal } from '../core/from-abort-signal.js';
 import type { Ingress } from '../core/ingress.js';
 import type { Tool, ToolContext, ToolResult, ToolRisk } from '../core/tool.js';
@@ -90,44 +91,42 @@ const defaultMessage = (args: unknown): string => {
  * The sub-agent's turn as the call's answer: its events nested into the parent's stream, its
  * `done` the answer. Its signal aborts when the call's does, when the parent's turn is cancelled
  * (before the call is cut: its closing events still go out) and when the call is torn down
- * (abort first, teardown after, as `abortOnUnsubscribe` does).
+ * (`abortOnUnsubscribe`: abort first, teardown after). A call cut with its parent's turn answers
+ * nothing, and does not complete either (a call that completes empty answers '(no output)').
  */
 function delegatedTurn(agent: Agent, message: string, ctx: ToolContext, grant: readonly string[] | undefined): Observable<ToolResult> {
-  return new Observable<ToolResult>((subscriber) => {
+  return defer(() => {
     const parent = parentCallOf(ctx);
     const resolved = delegatedExecution(agent.resolved, parent, grantedTools(parent, grant));
-    const controller = new AbortController();
+    const cancelled = new AbortController();
     let cut = false;
-    subscriber.add(() => controller.abort()); // first: torn down, the sub-agent's turn closes before it goes
-    if (parent) {
-      subscriber.add(
-        parent.onCancel(() => {
-          cut = true;
-          controller.abort();
-        }),
-      );
-    }
-    subscriber.add(fromAbortSignal(ctx.signal).subscribe(() => controller.abort()));
-    return childTurn(resolved, message, ctx, controller.signal, parent).subscribe({
-      next: (event) => {
-        if (event.type !== 'done') return parent?.nest(resolved.name, event);
-        if (event.reason === 'cancelled') {
-          // cancelled with the parent's turn: the call ends interrupted, as any running call does
-          if (!cut) subscriber.next({ success: false, output: '', error: `The sub-agent '${resolved.name}' was cancelled.` });
-          return;
-        }
-        // parked at an approval: the parent's turn parks with it, and resumes it when it resumes
-        if (event.reason === 'paused' && parent?.park({ snapshot: event.snapshot!, pending: event.pending ?? [] })) return;
-        if (event.reason === 'paused') {
-          subscriber.next({ success: false, output: '', error: `The sub-agent '${resolved.name}' stopped at an approval that cannot be answered here.` });
-          return;
-        }
-        subscriber.next({ success: true, output: event.text });
-      },
-      error: (err: unknown) => subscriber.error(err),
-      // cut: no answer at all, not even none (a call that completes empty answers '(no output)')
-      complete: () => void (cut || subscriber.complete()),
+    const unhook = parent?.onCancel(() => {
+      cut = true;
+      cancelled.abort();
     });
+    const answerOf = (event: TurnEvent): ToolResult | undefined => {
+      if (event.type !== 'done') return undefined;
+      // cancelled with the parent's turn: the call ends interrupted, as any running call does
+      if (event.reason === 'cancelled') return cut ? undefined : { success: false, output: '', error: `The sub-agent '${resolved.name}' was cancelled.` };
+      // parked at an approval: the parent's turn parks with it, and resumes it when it resumes
+      if (event.reason === 'paused' && parent?.park({ snapshot: event.snapshot!, pending: event.pending ?? [] })) return undefined;
+      if (event.reason === 'paused') return { success: false, output: '', error: `The sub-agent '${resolved.name}' stopped at an approval that cannot be answered here.` };
+      return { success: true, output: event.text };
+    };
+    // the call's signal (its deadline, its slot closing) aborts the sub-agent's turn at once, as the parent's cancel does
+    const follow = fromAbortSignal(ctx.signal).subscribe(() => cancelled.abort());
+    // nested inside the run: the closing events an abort makes while the call is torn down still reach the parent
+    const nested = (signal: AbortSignal): Observable<TurnEvent> =>
+      childTurn(resolved, message, ctx, signal, parent).pipe(tap((event) => event.type !== 'done' && parent?.nest(resolved.name, event)));
+    return abortOnUnsubscribe(cancelled.signal, nested).pipe(
+      map(answerOf),
+      filter((answer): answer is ToolResult => answer !== undefined),
+      concatWith(defer(() => (cut ? NEVER : EMPTY))),
+      finalize(() => {
+        unhook?.();
+        follow.unsubscribe();
+      }),
+    );
   });
 }
 

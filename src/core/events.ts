@@ -135,6 +135,21 @@ export type TurnEvent =
 /** An event of a sub-agent's turn as its parent's `delegate` event carries it: any but `done`. */
 export type NestedEvent = Exclude<TurnEvent, { readonly type: 'done' }>;
 
+/**
+ * The event a nested `delegate` event carries, at any depth (a grandchild's event inside its
+ * parent's); any other event as it is.
+ *
+ * @example
+ * ```ts
+ * const inner = innerEvent(event); // the usage event inside delegate(delegate(usage))
+ * ```
+ */
+export function innerEvent(event: NestedEvent): NestedEvent {
+  let inner = event;
+  while (inner.type === 'delegate') inner = inner.event;
+  return inner;
+}
+
 /** Tokens a provider reported. */
 export interface TokenUsage {
   readonly inputTokens: number;

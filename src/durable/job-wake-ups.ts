@@ -78,6 +78,6 @@ export function jobWakeUps(boss: PgBossClient, queueName: string, wakeUps: WakeU
 }
 
 /** The NOTIFY channel of a queue: an identifier PostgreSQL takes unquoted, the same for every instance. */
-export function wakeChannel(queueName: string): string {
+function wakeChannel(queueName: string): string {
   return `rtl_jobs_${createHash('sha256').update(queueName).digest('hex').slice(0, 24)}`;
 }

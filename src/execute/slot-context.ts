@@ -1,6 +1,6 @@
 import type { Subscriber } from 'rxjs';
 import type { PreparedCall } from '../core/calls.js';
-import type { NestedEvent, TurnEvent } from '../core/events.js';
+import { innerEvent, type NestedEvent, type TurnEvent } from '../core/events.js';
 import type { Ingress } from '../core/ingress.js';
 import type { ToolContext } from '../core/tool.js';
 import type { IterationContext, TurnContext } from '../context/resolved-execution.js';
@@ -114,4 +114,4 @@ export class SlotContext implements ToolContext, ParentCall, HasParentCall {
 const noop = (): void => undefined;
 
 /** A `usage` event, or one nested (at any depth) around one. */
-const carriesUsage = (event: NestedEvent): boolean => event.type === 'usage' || (event.type === 'delegate' && carriesUsage(event.event));
+const carriesUsage = (event: NestedEvent): boolean => innerEvent(event).type === 'usage';

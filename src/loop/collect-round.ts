@@ -1,6 +1,10 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import type { SlotResult } from '../core/calls.js';
-import { isTurnEvent, type NestedEvent, type TokenUsage, type TurnEvent } from '../core/events.js';
+import { innerEvent, isTurnEvent, type TokenUsage, type TurnEvent } from '../core/events.js';
+import { sumUsage } from './sum-usage.js';
+
+/** No tokens yet: where a round's nested usage starts. */
+const NO_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
 
 /** A batch's results in slot order, and the receipts of its executions in completion order. */
 export interface RoundResults {
@@ -42,7 +46,10 @@ export function collectRound(): OperatorFunction<TurnEvent | SlotResult, TurnEve
             return;
           }
           if (value.type === 'tool-result' && value.receipt !== undefined) receipts.push(value.receipt);
-          else if (value.type === 'delegate') usage = addNested(usage, value.event);
+          else if (value.type === 'delegate') {
+            const inner = innerEvent(value.event);
+            if (inner.type === 'usage') usage = sumUsage(usage ?? NO_USAGE, inner);
+          }
           subscriber.next(value);
         },
         error: (err: unknown) => subscriber.error(err),
@@ -57,11 +64,3 @@ export function collectRound(): OperatorFunction<TurnEvent | SlotResult, TurnEve
 }
 
 const isResult = (result: SlotResult | undefined): result is SlotResult => result !== undefined;
-
-/** `usage` plus the tokens of a nested `usage` event (at any depth). */
-function addNested(usage: TokenUsage | undefined, event: NestedEvent): TokenUsage | undefined {
-  let inner = event;
-  while (inner.type === 'delegate') inner = inner.event;
-  if (inner.type !== 'usage') return usage;
-  return { inputTokens: (usage?.inputTokens ?? 0) + inner.inputTokens, outputTokens: (usage?.outputTokens ?? 0) + inner.outputTokens };
-}

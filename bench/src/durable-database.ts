@@ -48,3 +48,15 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
   const label = db.backend === 'pglite' ? 'PGlite over @electric-sql/pglite-socket (no PostgreSQL answered)' : 'PostgreSQL (the test database)';
   return { backend: db.backend, url: db.url, label, close: () => db.close() };
 }
+
+/**
+ * pg_stat_database's counters of the database `pool` connects to: committed transactions (reads
+ * too) and rows inserted, updated or deleted. Backends flush them within about a second of going
+ * idle, so read them after a pause in the work.
+ */
+export async function databaseCounters(pool: pg.Pool): Promise<{ commits: number; rows: number }> {
+  const { rows } = await pool.query<{ commits: string; rows: string }>(
+    'SELECT xact_commit AS commits, tup_inserted + tup_updated + tup_deleted AS rows FROM pg_stat_database WHERE datname = current_database()',
+  );
+  return { commits: Number(rows[0].commits), rows: Number(rows[0].rows) };
+}

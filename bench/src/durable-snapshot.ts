@@ -154,7 +154,7 @@ function oursSubject(build: OursBuild, calls: readonly ScriptedCall[], history: 
     parse: (stored) => JSON.parse(stored),
     async restore(stored) {
       const snapshot = JSON.parse(stored) as Lib.TurnSnapshot;
-      return operators.checkSnapshot(agent.resolved, snapshot, decisionsOf(snapshot), toolsOf as never);
+      return operators.checkSnapshot(agent.resolved, snapshot, decisionsOf(snapshot), undefined, toolsOf as never);
     },
     async resume(stored) {
       const snapshot = JSON.parse(stored) as Lib.TurnSnapshot;

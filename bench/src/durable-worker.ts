@@ -7,8 +7,6 @@
  *
  *   argv: <database url> <postgres|pglite> <concurrency> <pool max> <library: src|build dir> <queue name> <wake-ups: on|off>
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type * as Durable from '../../src/durable/index.js';
@@ -17,6 +15,7 @@ import type * as Testing from '../../src/testing/index.js';
 import { durableBenchAgent } from './durable-bench-agent.js';
 import { countingBossDb, countingPool, noCounts } from './durable-counts.js';
 import { processCpuMs } from './durable-cpu.js';
+import { loadLibrary, now } from './durable-library.js';
 
 export type WorkerMessage =
   | { type: 'ready' }
@@ -28,22 +27,6 @@ export type WorkerMessage =
 
 /** What the parent asks (it ends a worker with a signal: every turn is over by then, nothing to finish). */
 export type ParentMessage = { type: 'counts' } | { type: 'ceiling'; ms: number };
-
-/** The library from src/ (through tsx) or from the bench's build of it. */
-export async function loadLibrary(from: string): Promise<{ lib: typeof Lib; testing: typeof Testing; durable: typeof Durable }> {
-  if (from === 'src') {
-    return { lib: await import('../../src/index.js'), testing: await import('../../src/testing/index.js'), durable: await import('../../src/durable/index.js') };
-  }
-  const url = (entry: string) => pathToFileURL(join(from, `${entry}.js`)).href;
-  return {
-    lib: (await import(url('index'))) as typeof Lib,
-    testing: (await import(url('testing/index'))) as typeof Testing,
-    durable: (await import(url('durable/index'))) as typeof Durable,
-  };
-}
-
-/** Epoch milliseconds with sub-millisecond precision, comparable across the processes of one machine. */
-export const now = (): number => performance.timeOrigin + performance.now();
 
 async function main(): Promise<void> {
   const [url, backend, concurrency, poolMax, from, queueName, wake] = process.argv.slice(2);

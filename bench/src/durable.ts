@@ -5,8 +5,9 @@ import PgBoss from 'pg-boss';
 import { durableBenchAgent } from './durable-bench-agent.js';
 import { addCounts, countingBossDb, countingPool, noCounts, subCounts, type Counts } from './durable-counts.js';
 import { backendCpuMs, processCpuMs } from './durable-cpu.js';
-import { openBenchDatabase } from './durable-database.js';
-import { loadLibrary, now, type ParentMessage, type WorkerMessage } from './durable-worker.js';
+import { databaseCounters, openBenchDatabase } from './durable-database.js';
+import { loadLibrary, now } from './durable-library.js';
+import type { ParentMessage, WorkerMessage } from './durable-worker.js';
 
 const WORKER = fileURLToPath(new URL('./durable-worker.ts', import.meta.url));
 
@@ -55,6 +56,9 @@ export interface DurableResult {
   readonly cpu: { readonly node: number; readonly postgres: number | undefined };
   /** Statements a turn, over every process (durable-counts.ts). */
   readonly perTurn: Counts;
+  /** From pg_stat_database over the throughput run, a turn: committed transactions (reads too), rows written. */
+  readonly commits: number;
+  readonly rowsWritten: number;
   readonly ceiling: number;
   readonly failures: readonly string[];
 }
@@ -175,10 +179,14 @@ export async function measureDurable(options: DurableOptions): Promise<DurableRe
     await run('warm', options.warm);
     const before = await countsNow();
     const cpuBefore = await cpuNow();
+    await new Promise((resolve) => setTimeout(resolve, 1200)); // the backends flush the warm-up's counters
+    const statsBefore = await databaseCounters(pools[0]);
     log(`durable: ${options.turns} turns…`);
     const measured = await run('bench', options.turns);
     const perTurn = subCounts(await countsNow(), before);
     const cpuAfter = await cpuNow();
+    await new Promise((resolve) => setTimeout(resolve, 1200)); // the backends flush their counters
+    const statsAfter = await databaseCounters(pools[0]);
     const cpu = {
       node: (cpuAfter.node - cpuBefore.node) / options.turns,
       postgres: cpuAfter.postgres === undefined || cpuBefore.postgres === undefined ? undefined : (cpuAfter.postgres - cpuBefore.postgres) / options.turns,
@@ -203,6 +211,8 @@ export async function measureDurable(options: DurableOptions): Promise<DurableRe
       lightIdlePerSecond: lightIdle,
       cpu,
       perTurn: { storeWrites: per('storeWrites'), storeReads: per('storeReads'), queueWrites: per('queueWrites'), queueReads: per('queueReads'), idle: per('idle'), notifies: per('notifies'), byKind },
+      commits: (statsAfter.commits - statsBefore.commits) / options.turns,
+      rowsWritten: (statsAfter.rows - statsBefore.rows) / options.turns,
       ceiling,
       failures,
     };
@@ -213,7 +223,7 @@ export async function measureDurable(options: DurableOptions): Promise<DurableRe
   }
 }
 
-const percentiles = (values: readonly number[]): Percentiles => ({ p50: percentile(values, 0.5), p99: percentile(values, 0.99), max: percentile(values, 1) });
+export const percentiles = (values: readonly number[]): Percentiles => ({ p50: percentile(values, 0.5), p99: percentile(values, 0.99), max: percentile(values, 1) });
 
 /** The nearest-rank percentile (`q` 0–1) of `values`. */
 function percentile(values: readonly number[], q: number): number {
@@ -222,8 +232,8 @@ function percentile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
 
-const ms = (p: Percentiles) => `${fixed(p.p50, 1)} / ${fixed(p.p99, 1)} / ${fixed(p.max, 1)}`;
-const fixed = (value: number, digits: number) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export const ms = (p: Percentiles) => `${fixed(p.p50, 1)} / ${fixed(p.p99, 1)} / ${fixed(p.max, 1)}`;
+export const fixed = (value: number, digits: number) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** The durable bench's markdown table. */
 export function durableTable(r: DurableResult): string {

@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { buildDir } from './build-ours.js';
 import { durableLine, durableTable, measureDurable, type DurableResult } from './durable.js';
+import { enginesTable } from './engines/engines-report.js';
+import { measureEngines } from './engines/engines.js';
 import { hasGc } from './measure.js';
 import { measureMemory } from './memory.js';
 import { headline, measureOverhead, overheadTable, scalingTable } from './overhead.js';
@@ -24,7 +26,8 @@ import type { System } from './workload.js';
  * [-- --post-gc-sizes=1,10,1000] [-- --post-gc-at-once] [-- --server-c=10,100,1000,10000] [-- --server-turns=20] [-- --server-warm=150] [-- --server-runs=5]
  * [-- --systems=floor,ours (bare)] [-- --node=20,22,24] [-- --peers=pinned|next] [-- --from-source] [-- --out=bench/last-run.md]
  * [-- --max-turn-ms=5000] [-- --only=durable [--durable-turns=3000] [--durable-workers=4] [--durable-concurrency=16]
- * [--durable-inflight=64] [--durable-pool=5] [--durable-light=300] [--durable-polling]]`.
+ * [--durable-inflight=64] [--durable-pool=5] [--durable-light=300] [--durable-polling]]
+ * [-- --only=engines [--engines=pg-boss,dbos,graphile] (and the --durable-* sizes)]`.
  * Prints markdown tables; never fails on a slow figure (benchmarks are not tests). In the
  * back-to-back section a system is left out of a size where its turn would take longer than
  * `--max-turn-ms` (2 s in quick mode, 5 s otherwise), as projected from the sizes before or as
@@ -36,7 +39,9 @@ import type { System } from './workload.js';
  * each post-GC turn right after its `gc()`, while the helper threads still sweep (post-gc.ts).
  * `--only=durable` (never part of the default set: it needs a database and worker processes)
  * runs durable turns through pg-boss worker processes (durable.ts); the report's last line is then
- * its one-line summary.
+ * its one-line summary. `--only=engines` carries the same flow on each durable engine (engines/):
+ * pg-boss, DBOS Transact and, on Node 22.18+ (`--node=22`), graphile-worker; with `durable` in the
+ * same run, the library's durable turns head its table.
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -163,6 +168,25 @@ if (only.has('durable')) {
     log,
   });
   out.push('', '## Durable turns through pg-boss worker processes', '', durableTable(durable));
+}
+
+if (only.has('engines')) {
+  log('engines…');
+  const workers = Number(option('durable-workers') ?? 4);
+  const concurrency = Number(option('durable-concurrency') ?? 16);
+  const results = await measureEngines({
+    engines: (option('engines') ?? 'pg-boss,graphile').split(','),
+    turns: Number(option('durable-turns') ?? (quick ? 600 : 3000)),
+    warm: quick ? 100 : 300,
+    workers,
+    concurrency,
+    inflight: Number(option('durable-inflight') ?? workers * concurrency),
+    light: Number(option('durable-light') ?? (quick ? 100 : 300)),
+    ceilingMs: quick ? 3_000 : 10_000,
+    library: flag('from-source') ? 'src' : buildDir,
+    log,
+  });
+  out.push('', `## One durable flow on each engine (Node ${process.versions.node})`, '', enginesTable(results, durable));
 }
 
 out.push('', `Total bench time: ${((performance.now() - started) / 1000).toFixed(1)} s.`);

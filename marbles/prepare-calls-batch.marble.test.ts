@@ -1,8 +1,8 @@
-import { from, takeUntil } from 'rxjs';
+import { from, of, takeUntil } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, PreparedCall, TurnEvent } from '../src/index.js';
-import { createPrepContext, prepareCalls, resolveTool, type PrepStep } from '../src/operators.js';
+import { createPrepContext, prepGate, prepareCalls, resolveTool, type PrepStep } from '../src/operators.js';
 import { createTestScheduler, fakeTool } from '../src/testing/index.js';
 import { codes, parsedCall, stage } from './operator-harness.js';
 
@@ -24,10 +24,10 @@ describe('prepareCalls over a batch: slot order, calls behind a waiting step wai
   it('from the first call a step waits for, the calls behind it wait; the calls before it go at once', () => {
     scheduler.run(({ cold, expectObservable }) => {
       let started = 0;
-      const slow: PrepStep = (call) => {
+      const slow = prepGate((call) => {
         started++;
-        return call.slot === 1 ? cold<PreparedCall>('---(p|)', { p: call }) : call;
-      };
+        return call.slot === 1 ? cold<PreparedCall>('---(p|)', { p: call }) : of(call);
+      });
       const { it: iteration } = stage({ tools: [fakeTool('a', 'A')] });
       const calls = [parsedCall(0, 'a'), parsedCall(1, 'a'), parsedCall(2, 'a')];
       expectObservable(codes(from(calls).pipe(prepareCalls(iteration, [resolveTool, slow], createPrepContext(iteration))))).toBe('a--(bc|)', {

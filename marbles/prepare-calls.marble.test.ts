@@ -1,8 +1,8 @@
-import { from, map, takeUntil } from 'rxjs';
+import { from, map, of, takeUntil } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalManager, backchannelApproval, type ParsedCall, type PreparedCall, type TurnEvent } from '../src/index.js';
-import { collectBatch, fromAbortSignal, prepareCalls, resolveTool, type PrepStep } from '../src/operators.js';
+import { collectBatch, fromAbortSignal, prepGate, prepareCalls, resolveTool, type PrepStep } from '../src/operators.js';
 import { createTestScheduler, fakeTool } from '../src/testing/index.js';
 import { codes, parsedCall, stage } from './operator-harness.js';
 
@@ -27,7 +27,7 @@ describe('prepareCalls prepares each call in slot order (concatMap), its steps i
 
   it('a step that waits holds back the calls behind it; they follow in slot order', () => {
     scheduler.run(({ cold, expectObservable }) => {
-      const slow: PrepStep = (call) => (call.slot === 0 ? cold<PreparedCall>('---(p|)', { p: call }) : call);
+      const slow = prepGate((call) => (call.slot === 0 ? cold<PreparedCall>('---(p|)', { p: call }) : of(call)));
       const { it: iteration } = stage({ tools: [fakeTool('a', 'A')] });
       const calls$ = cold('(ab|)', { a: parsedCall(0, 'a'), b: parsedCall(1, 'a') });
       expectObservable(codes(calls$.pipe(prepareCalls(iteration, [resolveTool, slow])))).toBe('---(ab|)', { a: '#0 ready', b: '#1 ready' });
@@ -38,9 +38,9 @@ describe('prepareCalls prepares each call in slot order (concatMap), its steps i
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const { it: iteration } = stage({ tools: [fakeTool('a', 'A')] });
       const step$ = cold<TurnEvent | 'call'>('-e-c-c|', { e: { type: 'text-delta', iteration: 1, text: 'hm' }, c: 'call' });
-      const waits: PrepStep = (call) => step$.pipe(map((v) => (v === 'call' ? call : v)));
+      const waits = prepGate((call) => step$.pipe(map((v) => (v === 'call' ? call : v))));
       const renamed: PrepStep = (call) => ({ ...call, name: 'b' });
-      const slow: PrepStep = (call) => cold<PreparedCall>('---(p|)', { p: call });
+      const slow = prepGate((call) => cold<PreparedCall>('---(p|)', { p: call }));
       const calls$ = cold('(a|)', { a: parsedCall(0, 'a') });
       expectObservable(codes(calls$.pipe(prepareCalls(iteration, [waits, renamed, slow, resolveTool])))).toBe('-e----(a|)', {
         e: 'text hm',
@@ -84,7 +84,7 @@ describe('prepareCalls prepares each call in slot order (concatMap), its steps i
 
   it('a step that completes without a call drops it (the batch closes that slot interrupted)', () => {
     scheduler.run(({ cold, expectObservable }) => {
-      const drop: PrepStep = (call) => (call.slot === 1 ? cold<PreparedCall>('-|') : call);
+      const drop = prepGate((call) => (call.slot === 1 ? cold<PreparedCall>('-|') : of(call)));
       const { it: iteration } = stage({ tools: [fakeTool('a', 'A')] });
       const calls = [parsedCall(0, 'a'), parsedCall(1, 'a'), parsedCall(2, 'a')];
       const batch$ = from<ParsedCall[]>(calls).pipe(prepareCalls(iteration, [resolveTool, drop]), collectBatch(calls));

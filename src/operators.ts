@@ -20,8 +20,9 @@ export type { ParsedResponse } from './request/parse-response.js';
 // --- preparation
 export { prepareCalls, defaultPrepSteps } from './prep/prepare-calls.js';
 export { toPrepared } from './prep/to-prepared.js';
-export { createPrepContext, isImmediate, recordArguments } from './prep/prep-context.js';
-export type { PrepStep, PrepContext } from './context/resolved-execution.js';
+export { createPrepContext, recordArguments } from './prep/prep-context.js';
+export { prepGate, isPrepGate } from './prep/prep-gate.js';
+export type { PrepStep, ImmediateStep, PrepGate, PrepContext } from './context/resolved-execution.js';
 export { buildPrepSteps } from './prep/build-prep-steps.js';
 export { beforeToolCallHooks } from './prep/before-tool-call-hooks.js';
 export { resolveTool } from './prep/resolve-tool.js';

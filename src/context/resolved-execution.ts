@@ -161,9 +161,18 @@ export interface PrepContext {
 }
 
 /**
- * One preparation step: returns the call (changed or not, or `filled`), directly when it can
- * decide at once, or as an ObservableInput when it must wait (a hook, an approval prompt) —
- * which may emit turn events (an approval request and decision) before the call.
- * Steps after a call is filled are skipped.
+ * A preparation step that decides at once: returns the call as it goes on (the same object when
+ * the step had nothing to do; changed; or `filled`, and the steps after it are skipped).
  */
-export type PrepStep = (call: PreparedCall, ctx: PrepContext) => PreparedCall | ObservableInput<PreparedCall | TurnEvent>;
+export type ImmediateStep = (call: PreparedCall, ctx: PrepContext) => PreparedCall;
+
+/**
+ * A preparation step that may wait (a hook, an approval prompt), made with `prepGate`: an
+ * Observable of its turn events (an approval request and decision), then the call as it goes on.
+ * The first call it emits decides, and the steps after it run on that call; completing without
+ * one drops the call.
+ */
+export type PrepGate = ((call: PreparedCall, ctx: PrepContext) => Observable<PreparedCall | TurnEvent>) & { readonly waits: true };
+
+/** One step of the preparation pipeline: one that decides at once, or one that may wait. */
+export type PrepStep = ImmediateStep | PrepGate;

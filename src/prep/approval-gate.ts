@@ -8,7 +8,8 @@ import { summarizeArgs } from '../approval/summarize-args.js';
 import { scrubCredentials } from '../results/scrub.js';
 import { scrubValue } from '../results/scrub-value.js';
 import { texts, type PreparedCall } from '../core/calls.js';
-import type { PrepContext, PrepStep } from '../context/resolved-execution.js';
+import type { PrepContext, PrepGate } from '../context/resolved-execution.js';
+import { prepGate } from './prep-gate.js';
 import { turnScope } from './turn-scope.js';
 import { APPROVED } from './with-approved-marker.js';
 
@@ -34,18 +35,18 @@ import { APPROVED } from './with-approved-marker.js';
  * from(calls).pipe(prepareCalls(resolved, turn, [resolveTool, validateArgs, approvalGate]));
  * ```
  */
-export const approvalGate: PrepStep = (call, ctx) => {
+export const approvalGate: PrepGate = prepGate((call, ctx) => {
   const approval = ctx.resolved.approval;
   const tool = call.tool;
-  if (!approval || !tool || call.filled) return call;
+  if (!approval || !tool || call.filled) return of(call);
   const verdict = approval.verdict(tool, turnScope(ctx));
   if (verdict === 'approve') {
     if (tool.approvalMarker) ctx.approved.add(call.slot); // only the marker step reads it
-    return call;
+    return of(call);
   }
-  if (verdict === 'allow') return call;
+  if (verdict === 'allow') return of(call);
   return prompt(approval, { ...call, prompted: true }, ctx);
-};
+});
 
 function prompt(approval: ApprovalPort, call: PreparedCall, ctx: PrepContext): Observable<PreparedCall | TurnEvent> {
   const { resolved, turn } = ctx;

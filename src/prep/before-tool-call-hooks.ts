@@ -2,15 +2,16 @@ import { catchError, defaultIfEmpty, from, isObservable, mergeMap, type Observab
 import type { PreparedCall } from '../core/calls.js';
 import type { BeforeToolCallHook } from '../core/hooks.js';
 import { hookCall } from '../context/hook-call.js';
-import type { PrepContext, PrepStep } from '../context/resolved-execution.js';
+import type { PrepContext, PrepGate } from '../context/resolved-execution.js';
+import { prepGate } from './prep-gate.js';
 import { prepTexts } from './prep-texts.js';
 
 /**
  * Runs the agent's `beforeToolCall` hooks in order. Each may keep the call (return nothing),
  * rewrite its name and/or arguments, or cancel it (`{ cancel: reason }` → `hook-cancelled`,
  * `Cancelled by hook: {reason}`, later hooks skipped). A hook that throws, rejects, errors or
- * returns something else is logged and ignored. Synchronous hooks cost no subscription; a hook
- * that answers later holds the call (and the calls behind it) until it does.
+ * returns something else is logged and ignored. Synchronous hooks run one after the other in a
+ * loop; a hook that answers later holds the call (and the calls behind it) until it does.
  *
  * ```
  * call:   a----            hook 1 (sync): rename; hook 2 (async): ---k|
@@ -22,12 +23,13 @@ import { prepTexts } from './prep-texts.js';
  *   call.name === 'rm' ? { cancel: 'deleting is disabled' } : undefined] } });
  * ```
  */
-export const beforeToolCallHooks: PrepStep = (call, ctx) => {
+export const beforeToolCallHooks: PrepGate = prepGate((call, ctx) => {
   const hooks = ctx.resolved.hooks.beforeToolCall;
-  return hooks && hooks.length > 0 ? runHooks(hooks, 0, call, ctx) : call;
-};
+  return hooks && hooks.length > 0 ? runHooks(hooks, 0, call, ctx) : of(call);
+});
 
-function runHooks(hooks: readonly BeforeToolCallHook[], start: number, call: PreparedCall, ctx: PrepContext): PreparedCall | Observable<PreparedCall> {
+/** The hooks from `start` on, in order: the call as the last one left it. */
+function runHooks(hooks: readonly BeforeToolCallHook[], start: number, call: PreparedCall, ctx: PrepContext): Observable<PreparedCall> {
   let current = call;
   for (let i = start; i < hooks.length; i++) {
     let returned: unknown;
@@ -51,16 +53,14 @@ function runHooks(hooks: readonly BeforeToolCallHook[], start: number, call: Pre
         }),
         mergeMap((decision) => {
           const next = safeDecision(at, decision, ctx, index);
-          if (next.filled) return of(next);
-          const rest = runHooks(hooks, index + 1, next, ctx);
-          return isObservable(rest) ? rest : of(rest);
+          return next.filled ? of(next) : runHooks(hooks, index + 1, next, ctx);
         }),
       );
     }
     current = safeDecision(current, returned, ctx, i);
-    if (current.filled) return current;
+    if (current.filled) return of(current);
   }
-  return current;
+  return of(current);
 }
 
 function isAsync(value: unknown): boolean {

@@ -1,6 +1,4 @@
-import { isObservable, type ObservableInput } from 'rxjs';
 import type { PreparedCall } from '../core/calls.js';
-import type { TurnEvent } from '../core/events.js';
 import type { IterationContext, PrepContext, ResolvedAgentExecution, TurnContext } from '../context/resolved-execution.js';
 
 /**
@@ -29,21 +27,6 @@ export function createPrepContext(iteration: IterationContext): PrepContext {
 export function recordArguments(ctx: PrepContext, name: string, key: string): boolean {
   return BatchPrepContext.record(ctx, name, key);
 }
-
-/**
- * True when a preparation step decided synchronously (it returned the call itself, not an
- * Observable, a promise or another ObservableInput).
- *
- * @example
- * ```ts
- * for (const step of steps) {
- *   const next = step(call, ctx);
- *   if (isImmediate(next)) call = next;
- * }
- * ```
- */
-export const isImmediate = (value: PreparedCall | ObservableInput<PreparedCall | TurnEvent>): value is PreparedCall =>
-  !isObservable(value) && typeof (value as PromiseLike<unknown>).then !== 'function' && typeof (value as PreparedCall).slot === 'number';
 
 /** A class whose collections are made on first use: most batches need one of the four, or none. */
 class BatchPrepContext implements PrepContext {

@@ -1,8 +1,9 @@
-import { concatMap, defer, from, type Observable, type ObservableInput, of, type OperatorFunction, takeWhile } from 'rxjs';
+import { concatMap, defer, type Observable, of, type OperatorFunction, takeWhile } from 'rxjs';
 import type { ParsedCall, PreparedCall } from '../core/calls.js';
 import { isTurnEvent, type TurnEvent } from '../core/events.js';
 import { continueWith } from '../core/continue-with.js';
-import { createPrepContext, isImmediate } from './prep-context.js';
+import { createPrepContext } from './prep-context.js';
+import { isPrepGate } from './prep-gate.js';
 import { mayPark, readableSteps } from './build-prep-steps.js';
 import type { IterationContext, PrepContext, PrepStep } from '../context/resolved-execution.js';
 import { approvalGate } from './approval-gate.js';
@@ -39,8 +40,9 @@ export const defaultPrepSteps: readonly PrepStep[] = Object.freeze([
 /**
  * Prepares each call in slot order, one at a time (`concatMap`: approval prompts are asked one
  * at a time): the steps run in order until the call is filled or ready. Synchronous steps run
- * one after the other in a loop; a step that waits (a hook, a prompt) returns an Observable, whose events (approval
- * request and decision) pass through before the call, and the calls behind it wait. A step
+ * one after the other in a loop; a step that may wait (`prepGate`: hooks, a prompt) returns an
+ * Observable, whose events (approval request and decision) pass through before the call, and the
+ * calls behind it wait. A step
  * that completes without a call drops the call. A call parked at an approval is the last value
  * (`untilParked`; left out for an agent's pipeline without an approval gate, which cannot park).
  *
@@ -73,8 +75,8 @@ export function prepareCalls(
 }
 
 /**
- * Runs the steps from `first` on until the call is filled, ready or parked; a step that waits
- * resumes the call at the next step with the first call it emits.
+ * Runs the steps from `first` on until the call is filled, ready or parked; a step that may wait
+ * (`prepGate`) resumes the call at the next step with the first call it emits.
  *
  * @example
  * ```ts
@@ -84,13 +86,9 @@ export function prepareCalls(
 export function continuePreparation(call: PreparedCall, first: number, steps: readonly PrepStep[], ctx: PrepContext): Observable<TurnEvent | PreparedCall> {
   let current = call;
   for (let i = first; i < steps.length && !current.filled; i++) {
-    const next = steps[i](current, ctx);
-    if (next === current) continue; // the common case: the step had nothing to do
-    if (isImmediate(next)) {
-      current = next;
-      continue;
-    }
-    return resumeAfter(next, i + 1, steps, ctx);
+    const step = steps[i];
+    if (isPrepGate(step)) return resumeAfter(step(current, ctx), i + 1, steps, ctx);
+    current = step(current, ctx);
   }
   return of(current);
 }
@@ -100,13 +98,8 @@ export function continuePreparation(call: PreparedCall, first: number, steps: re
  * torn down then); that call's preparation goes on at step `first`, unless it is parked. A step
  * that completes without a call drops the call.
  */
-function resumeAfter(
-  waiting: ObservableInput<TurnEvent | PreparedCall>,
-  first: number,
-  steps: readonly PrepStep[],
-  ctx: PrepContext,
-): Observable<TurnEvent | PreparedCall> {
-  return from(waiting).pipe(
+function resumeAfter(waiting: Observable<TurnEvent | PreparedCall>, first: number, steps: readonly PrepStep[], ctx: PrepContext): Observable<TurnEvent | PreparedCall> {
+  return waiting.pipe(
     takeWhile((value: TurnEvent | PreparedCall) => isTurnEvent(value), true),
     continueWith((call: PreparedCall) => (call.paused ? of(call) : continuePreparation(call, first, steps, ctx))),
   );

@@ -1,7 +1,7 @@
 import { defer, from, lastValueFrom, map, of, Subject, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { PreparedCall, TurnEvent } from '../../src/index.js';
-import { buildPrepSteps, prepareCalls, resolveTool, validateArgs, type PrepStep } from '../../src/operators.js';
+import { buildPrepSteps, prepGate, prepareCalls, resolveTool, validateArgs, type PrepStep } from '../../src/operators.js';
 import { mayPark } from '../../src/prep/build-prep-steps.js';
 import { echo, eventsIn, parsed, resultsIn, setup } from './helpers.js';
 
@@ -32,8 +32,9 @@ describe('prepareCalls: every step in order, one call at a time, until the call 
   it('a step that waits holds back the calls behind it, so calls leave in slot order', async () => {
     const gate = new Subject<void>();
     const log: string[] = [];
-    const slow: PrepStep = (call) =>
-      call.slot === 0 ? defer(() => (log.push('wait 0'), gate.pipe(map(() => call)))) : (log.push(`pass ${call.slot}`), call);
+    const slow = prepGate((call) =>
+      call.slot === 0 ? defer(() => (log.push('wait 0'), gate.pipe(map(() => call)))) : (log.push(`pass ${call.slot}`), of(call)),
+    );
     const out: (TurnEvent | PreparedCall)[] = [];
     const { it: ctx } = setup({ tools: [echo()] });
     from([parsed(0, 'echo'), parsed(1, 'echo')]).pipe(prepareCalls(ctx, [slow])).subscribe((c) => out.push(c));
@@ -46,15 +47,15 @@ describe('prepareCalls: every step in order, one call at a time, until the call 
 
   it("a waiting step's events go out before its call, in the same stream", async () => {
     const usage: TurnEvent = { type: 'usage', inputTokens: 1, outputTokens: 0 };
-    const noisy: PrepStep = (call) => (call.slot === 0 ? of<(TurnEvent | PreparedCall)[]>(usage, call) : call);
+    const noisy = prepGate((call) => (call.slot === 0 ? of<(TurnEvent | PreparedCall)[]>(usage, call) : of(call)));
     const { it: ctx } = setup({ tools: [echo()] });
     const values = await lastValueFrom(from([parsed(0, 'echo'), parsed(1, 'echo')]).pipe(prepareCalls(ctx, [noisy]), toArray()));
     expect(values.map((v) => ('slot' in v ? v.slot : v.type))).toEqual(['usage', 0, 1]);
     expect(eventsIn(values)).toEqual([usage]);
   });
 
-  it('a step may answer with a Promise', async () => {
-    const later: PrepStep = (call) => Promise.resolve({ ...call, args: { v: 'rewritten' } });
+  it('a gate may answer with a Promise', async () => {
+    const later = prepGate((call) => Promise.resolve({ ...call, args: { v: 'rewritten' } }));
     const out = await lastValueFrom(prepared([parsed(0, 'echo', { v: 'x' })], [later]));
     expect(out[0].args).toEqual({ v: 'rewritten' });
   });

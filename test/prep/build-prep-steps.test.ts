@@ -1,3 +1,4 @@
+import { isObservable, lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ActivationStore, ApprovalManager, createAgent, nonInteractiveApproval } from '../../src/index.js';
 import {
@@ -8,6 +9,8 @@ import {
   clearApprovedMarker,
   dedupGuard,
   defaultPrepSteps,
+  isPrepGate,
+  prepGate,
   promptLoopGuard,
   resolveTool,
   restoreApprovedMarker,
@@ -109,6 +112,22 @@ describe('the marker and channel steps: kept while a turn of the agent may call 
     expect(buildPrepSteps({ tools: [plain], activated: new ActivationStore(), ...off })).toEqual(every);
     expect(createAgent({ ...base, tools: [plain], activated: new ActivationStore(), ...off }).resolved.prepSteps).toEqual(every);
     expect(createAgent({ ...base, tools: [plain], ...off }).resolved.prepSteps).toEqual([resolveTool, validateArgs]);
+  });
+});
+
+describe('each step has one return type: a call at once, or an Observable from a gate', () => {
+  it('only the hooks and the approval prompt may wait; the other steps decide at once', () => {
+    expect(defaultPrepSteps.filter(isPrepGate)).toEqual([beforeToolCallHooks, approvalGate]);
+  });
+
+  it('prepGate makes a gate that returns an Observable of what its function answers (a promise, an array, …)', async () => {
+    const gate = prepGate((call) => Promise.resolve({ ...call, name: 'renamed' }));
+    expect(isPrepGate(gate)).toBe(true);
+    expect(isPrepGate(resolveTool)).toBe(false);
+    const call = { call: { slot: 0, id: 'c0', name: 'a', args: {}, rawArguments: '{}' }, slot: 0, id: 'c0', name: 'a', args: {} };
+    const out = gate(call, {} as never);
+    expect(isObservable(out)).toBe(true);
+    expect((await lastValueFrom(out)) as { name: string }).toMatchObject({ name: 'renamed' });
   });
 });
 

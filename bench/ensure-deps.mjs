@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const bench = dirname(fileURLToPath(import.meta.url));
-const needed = ['ai', join('@openai', 'agents-core'), 'zod', 'openai', 'graphile-worker'];
+const needed = ['ai', join('@openai', 'agents-core'), 'zod', 'openai', 'graphile-worker', join('@dbos-inc', 'dbos-sdk')];
 if (needed.some((name) => !existsSync(join(bench, 'node_modules', name, 'package.json')))) {
   console.error('bench: installing the peers into bench/node_modules (npm ci)…');
   execSync('npm ci --no-audit --no-fund', { cwd: bench, stdio: 'inherit' });

@@ -175,7 +175,7 @@ if (only.has('engines')) {
   const workers = Number(option('durable-workers') ?? 4);
   const concurrency = Number(option('durable-concurrency') ?? 16);
   const results = await measureEngines({
-    engines: (option('engines') ?? 'pg-boss,graphile').split(','),
+    engines: (option('engines') ?? 'pg-boss,dbos,graphile').split(','),
     turns: Number(option('durable-turns') ?? (quick ? 600 : 3000)),
     warm: quick ? 100 : 300,
     workers,

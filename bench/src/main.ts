@@ -149,18 +149,25 @@ if (only.has('memory')) {
   out.push(await measureMemory([main, floor, ...peers], { turns, log }));
 }
 
-let durable: DurableResult | undefined;
-if (only.has('durable')) {
-  log('durable…');
+/** The durable and engine benches' sizes, from the --durable-* options. */
+function durableSizes() {
   const workers = Number(option('durable-workers') ?? 4);
   const concurrency = Number(option('durable-concurrency') ?? 16);
-  durable = await measureDurable({
+  return {
     turns: Number(option('durable-turns') ?? (quick ? 600 : 3000)),
     warm: quick ? 100 : 300,
     workers,
     concurrency,
     inflight: Number(option('durable-inflight') ?? workers * concurrency),
     light: Number(option('durable-light') ?? (quick ? 100 : 300)),
+  };
+}
+
+let durable: DurableResult | undefined;
+if (only.has('durable')) {
+  log('durable…');
+  durable = await measureDurable({
+    ...durableSizes(),
     poolMax: Number(option('durable-pool') ?? 5),
     ceilingMs: quick ? 3_000 : 10_000,
     wakeUps: !flag('durable-polling'),
@@ -172,16 +179,9 @@ if (only.has('durable')) {
 
 if (only.has('engines')) {
   log('engines…');
-  const workers = Number(option('durable-workers') ?? 4);
-  const concurrency = Number(option('durable-concurrency') ?? 16);
   const results = await measureEngines({
     engines: (option('engines') ?? 'pg-boss,dbos,graphile').split(','),
-    turns: Number(option('durable-turns') ?? (quick ? 600 : 3000)),
-    warm: quick ? 100 : 300,
-    workers,
-    concurrency,
-    inflight: Number(option('durable-inflight') ?? workers * concurrency),
-    light: Number(option('durable-light') ?? (quick ? 100 : 300)),
+    ...durableSizes(),
     ceilingMs: quick ? 3_000 : 10_000,
     library: flag('from-source') ? 'src' : buildDir,
     log,

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { TurnWork, WorkerHooks } from './engine.js';
 
 /**
  * Where the engines that keep no state of a turn themselves (pg-boss, graphile-worker) keep the
@@ -14,9 +15,24 @@ type Query = (text: string, values?: unknown[]) => Promise<{ rows: Record<string
 export const saveParked = (query: Query, turnId: string, snapshot: unknown, requestId: string) =>
   query(`INSERT INTO bench_turns (id, snapshot, request_id, status) VALUES ($1, $2, $3, 'parked')`, [turnId, JSON.stringify(snapshot), requestId]);
 
-/** The decision, on a parked turn only (the first wins). */
-export const saveDecision = (query: Query, turnId: string, decision: string) =>
-  query(`UPDATE bench_turns SET decision = $2, status = 'decided' WHERE id = $1 AND status = 'parked'`, [turnId, decision]);
+/**
+ * The decision, on a parked turn only (the first wins), and in the same transaction what
+ * `enqueue` does on the same connection (the resume job).
+ */
+export async function saveDecision(pool: pg.Pool, turnId: string, decision: string, enqueue: (client: pg.PoolClient) => Promise<unknown>): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`UPDATE bench_turns SET decision = $2, status = 'decided' WHERE id = $1 AND status = 'parked'`, [turnId, decision]);
+    await enqueue(client);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
 
 /** The decided turn's snapshot and decision. */
 export async function loadDecided(query: Query, turnId: string): Promise<{ snapshot: unknown; requestId: string; decision: 'yes' | 'no' }> {
@@ -33,3 +49,26 @@ export const poolQuery =
   (pool: pg.Pool | pg.PoolClient): Query =>
   (text, values) =>
     pool.query(text, values);
+
+/**
+ * One job of a turn on an engine that keeps its state in `bench_turns`: 'start' runs the turn
+ * until it parks and keeps the snapshot; 'resume' resumes the decided snapshot to its end. A
+ * failure ends the turn 'failed' for the bench (which then does not wait for it).
+ */
+export async function runBenchJob(query: Query, work: TurnWork, hooks: WorkerHooks, turnId: string, step: string): Promise<void> {
+  try {
+    if (step === 'start') {
+      const { snapshot, requestId } = await work.start(turnId);
+      await saveParked(query, turnId, snapshot, requestId);
+      hooks.parked(turnId, requestId);
+      return;
+    }
+    const decided = await loadDecided(query, turnId);
+    const status = await work.finish(turnId, decided.snapshot, decided.requestId, decided.decision, () => hooks.resumed(turnId));
+    await saveEnded(query, turnId, status);
+    hooks.ended(turnId, status);
+  } catch (error) {
+    console.error(`bench: turn ${turnId}: ${String(error)}`);
+    hooks.ended(turnId, 'failed');
+  }
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Logger, Runner } from 'graphile-worker';
-import { BENCH_TURNS_DDL, loadDecided, poolQuery, saveDecision, saveEnded, saveParked } from './bench-turns.js';
+import { BENCH_TURNS_DDL, poolQuery, runBenchJob, saveDecision } from './bench-turns.js';
 import type { Engine } from './engine.js';
 
 // its `exports` hide package.json, so it is read from the bench's install
@@ -40,18 +40,7 @@ export const graphileEngine: Engine = {
         await pool.query(addJob, [TASK, turnId, 'start']);
       },
       async decide(turnId, _requestId, decision) {
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
-          await saveDecision(poolQuery(client), turnId, decision);
-          await client.query(addJob, [TASK, turnId, 'resume']);
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        } finally {
-          client.release();
-        }
+        await saveDecision(pool, turnId, decision, (client) => client.query(addJob, [TASK, turnId, 'resume']));
       },
       close: () => pool.end(),
     };
@@ -69,27 +58,10 @@ export const graphileEngine: Engine = {
       taskList: {
         async [TASK](payload) {
           const { turnId, step } = payload as { turnId: string; step: string };
-          try {
-            await runStep(turnId, step);
-          } catch (error) {
-            console.error(`graphile engine: turn ${turnId}: ${String(error)}`);
-            hooks.ended(turnId, 'failed'); // the bench counts it, and does not wait for it
-          }
+          await runBenchJob(query, work, hooks, turnId, step);
         },
       },
     });
-    async function runStep(turnId: string, step: string): Promise<void> {
-      if (step === 'start') {
-        const { snapshot, requestId } = await work.start(turnId);
-        await saveParked(query, turnId, snapshot, requestId);
-        hooks.parked(turnId, requestId);
-        return;
-      }
-      const decided = await loadDecided(query, turnId);
-      const status = await work.finish(turnId, decided.snapshot, decided.requestId, decided.decision, () => hooks.resumed(turnId));
-      await saveEnded(query, turnId, status);
-      hooks.ended(turnId, status);
-    }
     return {
       async close() {
         await runner.stop();

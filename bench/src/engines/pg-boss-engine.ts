@@ -3,7 +3,7 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { jobWakeUps } from '../../../src/durable/job-wake-ups.js';
 import { poolDriver } from '../../../src/durable/postgres-turn-store.js';
-import { BENCH_TURNS_DDL, loadDecided, poolQuery, saveDecision, saveEnded, saveParked } from './bench-turns.js';
+import { BENCH_TURNS_DDL, poolQuery, runBenchJob, saveDecision } from './bench-turns.js';
 import type { Engine } from './engine.js';
 
 const QUEUE = 'bench-turns';
@@ -29,30 +29,15 @@ export const pgBossEngine: Engine = {
     await client.end();
   },
   async openApp(url) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
-    pool.on('error', () => undefined);
-    const boss = new PgBoss({ db: { executeSql: (text: string, values: unknown[]) => pool.query(text, values) }, supervise: false, schedule: false });
-    boss.on('error', () => undefined);
-    await boss.start();
-    const wake = jobWakeUps(boss, QUEUE, poolDriver(pool));
+    const { pool, boss, wake } = await openBoss(url);
     return {
       async submit(turnId) {
         await boss.send(QUEUE, { turnId, step: 'start' });
         await wake.sent();
       },
       async decide(turnId, _requestId, decision) {
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
-          await saveDecision(poolQuery(client), turnId, decision);
-          await boss.send(QUEUE, { turnId, step: 'resume' }, { db: { executeSql: (text: string, values: unknown[]) => client.query(text, values) } });
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        } finally {
-          client.release();
-        }
+        const resumeJob = { turnId, step: 'resume' };
+        await saveDecision(pool, turnId, decision, (client) => boss.send(QUEUE, resumeJob, { db: { executeSql: (text: string, values: unknown[]) => client.query(text, values) } }));
         await wake.sent(); // after the commit, as turnQueue does: whoever wakes finds the job
       },
       async close() {
@@ -62,36 +47,16 @@ export const pgBossEngine: Engine = {
     };
   },
   async openWorker(url, { concurrency, work, hooks }) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
-    pool.on('error', () => undefined);
-    const boss = new PgBoss({ db: { executeSql: (text: string, values: unknown[]) => pool.query(text, values) }, supervise: false, schedule: false });
-    boss.on('error', () => undefined);
-    await boss.start();
-    const wake = jobWakeUps(boss, QUEUE, poolDriver(pool));
+    const { pool, boss, wake } = await openBoss(url);
     await wake.listen();
     const query = poolQuery(pool);
-    const run = async ({ turnId, step }: { turnId: string; step: string }): Promise<void> => {
-      if (step === 'start') {
-        const { snapshot, requestId } = await work.start(turnId);
-        await saveParked(query, turnId, snapshot, requestId);
-        hooks.parked(turnId, requestId);
-        return;
-      }
-      const decided = await loadDecided(query, turnId);
-      const status = await work.finish(turnId, decided.snapshot, decided.requestId, decided.decision, () => hooks.resumed(turnId));
-      await saveEnded(query, turnId, status);
-      hooks.ended(turnId, status);
-    };
     const ids: string[] = [];
     for (let i = 0; i < concurrency; i += 1) {
       let id: string | undefined;
       id = await boss.work<{ turnId: string; step: string }>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, async ([job]) => {
         if (id !== undefined) wake.busy(id);
         try {
-          await run(job.data);
-        } catch (error) {
-          console.error(`pg-boss engine: turn ${job.data.turnId}: ${String(error)}`);
-          hooks.ended(job.data.turnId, 'failed'); // the bench counts it, and does not wait for it
+          await runBenchJob(query, work, hooks, job.data.turnId, job.data.step);
         } finally {
           if (id !== undefined) (wake.idle(id), boss.notifyWorker(id));
         }
@@ -108,3 +73,13 @@ export const pgBossEngine: Engine = {
     };
   },
 };
+
+/** A pool of 10, a pg-boss on it (no maintenance: the bench is short) and the queue's wake-ups. */
+async function openBoss(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  pool.on('error', () => undefined);
+  const boss = new PgBoss({ db: { executeSql: (text: string, values: unknown[]) => pool.query(text, values) }, supervise: false, schedule: false });
+  boss.on('error', () => undefined);
+  await boss.start();
+  return { pool, boss, wake: jobWakeUps(boss, QUEUE, poolDriver(pool)) };
+}

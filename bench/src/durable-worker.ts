@@ -59,8 +59,9 @@ async function main(): Promise<void> {
       if (resuming.delete(turnId)) send({ type: 'resumed', turnId, at: now() });
       return written;
     },
-    async updateTurn(turnId, attempt, patch) {
-      const written = await store.updateTurn(turnId, attempt, patch);
+    async updateTurn(turnId, attempt, patch, events) {
+      const written = await store.updateTurn(turnId, attempt, patch, events);
+      if (events?.length && resuming.delete(turnId)) send({ type: 'resumed', turnId, at: now() }); // events logged with the row's change
       if (written && patch.status === 'parked') send({ type: 'parked', turnId, requestId: patch.pending![0].requestId });
       if (written && (patch.status === 'done' || patch.status === 'failed')) send({ type: 'ended', turnId, status: patch.status, at: now() });
       return written;

@@ -55,17 +55,24 @@ export function checkedStore(store: TurnStore): TurnStore {
     },
     getTurn: async (turnId) => (isStoreId(turnId) ? store.getTurn(turnId) : undefined),
     async listTurns(filter = {}) {
-      if (filter.status !== undefined && !STATUSES.includes(filter.status)) return [];
+      const { status } = filter;
+      const statuses = status === undefined ? undefined : (Array.isArray(status) ? status : [status]).filter((s: unknown) => STATUSES.includes(s));
+      if (statuses?.length === 0) return [];
       if (filter.conversationId !== undefined && !isStoreId(filter.conversationId)) return [];
-      return store.listTurns(filter);
+      return store.listTurns({ ...filter, ...(statuses ? { status: statuses } : {}) });
     },
     async claimTurn(turnId, owner, from, options) {
       checkId(owner, 'owner');
       if (!isStoreId(turnId) || !Array.isArray(from)) return undefined;
       const leaseMs = leaseOf(options?.leaseMs);
-      return store.claimTurn(turnId, owner, from.filter((s) => STATUSES.includes(s)), { alone: options?.alone === true, expired: options?.expired === true, ...(leaseMs ? { leaseMs } : {}) });
+      return store.claimTurn(turnId, owner, from.filter((s) => STATUSES.includes(s)), {
+        alone: options?.alone === true,
+        inOrder: options?.inOrder === true,
+        expired: options?.expired === true,
+        ...(leaseMs ? { leaseMs } : {}),
+      });
     },
-    updateTurn: async (turnId, attempt, patch) => store.updateTurn(checkId(turnId, 'turn id'), whole(attempt, 'attempt'), patch),
+    updateTurn: async (turnId, attempt, patch, events) => store.updateTurn(checkId(turnId, 'turn id'), whole(attempt, 'attempt'), patch, events),
     renewLease: async (turnId, attempt, leaseMs) => store.renewLease(checkId(turnId, 'turn id'), whole(attempt, 'attempt'), leaseOf(leaseMs ?? 0)!),
     expiredTurns: async (agent) => (isStoreId(agent) ? store.expiredTurns(agent) : []),
     control: async (turnId, control) => store.control(checkId(turnId, 'turn id'), controlOf(control)),
@@ -102,6 +109,8 @@ export function checkedStore(store: TurnStore): TurnStore {
       return store.saveHistory(conversationId, history, fence && { turnId: checkId(fence.turnId, 'turn id'), attempt: whole(fence.attempt, 'attempt') });
     },
     history: async (conversationId) => (isStoreId(conversationId) ? store.history(conversationId) : []),
+    conversationState: async (conversationId, options) =>
+      isStoreId(conversationId) ? store.conversationState(conversationId, { history: options?.history === true }) : { allowList: [], activations: [], ...(options?.history === true ? { history: [] } : {}) },
     appendEvents: async (turnId, events, attempt) => store.appendEvents(checkId(turnId, 'turn id'), events, attempt === undefined ? undefined : whole(attempt, 'attempt')),
     events: async (turnId, afterSeq) => (isStoreId(turnId) ? store.events(turnId, Number.isSafeInteger(afterSeq) ? afterSeq : 0) : []),
     async prune(options) {

@@ -75,8 +75,10 @@ export interface DurableAgent {
    * With `exclusive` (the queue's workers), it starts or resumes the turn only while no other turn
    * of its conversation runs (the store's claim `alone`), and a queued turn only after those of its
    * conversation queued before it; else it errors with `ConversationBusyError` and changes nothing.
+   * `onTurn` is called with the turn as the store had it before the claim (the queue's workers
+   * learn its conversation from it without reading the row again).
    */
-  continue(turnId: string, options?: { signal?: AbortSignal; takeOver?: TakeOver; exclusive?: boolean }): Observable<TurnEvent>;
+  continue(turnId: string, options?: { signal?: AbortSignal; takeOver?: TakeOver; exclusive?: boolean; onTurn?: (turn: StoredTurn) => void }): Observable<TurnEvent>;
   /**
    * Cancels a turn from any instance: recorded in the store, then the worker that runs it aborts
    * it (finished results kept, unfinished slots `interrupted`, `done` says 'cancelled'); a queued
@@ -155,8 +157,10 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
       if (!turn || !turn.pending.some((r) => r.requestId === requestId)) return { status: 'not-pending' };
       const result = await store.decide({ turnId, requestId, decision, decidedBy });
       if (!result.accepted) return { status: 'taken', winner: result.winner };
-      const decided = new Set((await store.decisions(turnId)).map((d) => d.requestId));
-      const ready = turn.status === 'parked' && turn.pending.every((r) => decided.has(r.requestId));
+      // this decision is recorded: only the turn's other pending requests need a look
+      const others = turn.pending.filter((r) => r.requestId !== requestId);
+      const decided = new Set(others.length === 0 ? [] : (await store.decisions(turnId)).map((d) => d.requestId));
+      const ready = turn.status === 'parked' && others.every((r) => decided.has(r.requestId));
       if (ready) await options.onReady?.(turn);
       return { status: 'accepted', decision: result.decision, ready };
     },
@@ -164,9 +168,10 @@ export function durableAgent(agent: Agent, options: DurableAgentOptions): Durabl
       defer(() => store.getTurn(checkId(turnId, 'turn id'))).pipe(
         switchMap((turn) => {
           if (!turn) throw new DurableStoreError(`No turn '${turnId}' in the store.`);
+          opts.onTurn?.(turn);
           return from(claimFor(turn, opts.takeOver ?? false, opts.exclusive === true));
         }),
-        switchMap((claimed) => (claimed ? runClaimed(claimed, opts.signal) : EMPTY)),
+        switchMap((claimed) => (claimed ? runClaimed(claimed.turn, opts.signal, undefined, claimed.decisions) : EMPTY)),
       ),
     async cancel(turnId, cancelledBy = 'operator') {
       if (!isStoreId(turnId) || !isStoreId(cancelledBy)) return { status: 'invalid' };

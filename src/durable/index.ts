@@ -5,7 +5,7 @@
  * only the adapter you use needs its package. Their types are structural (`PgPool`, `PgBossClient`,
  * `PgliteDb`), so these types never import a peer's.
  */
-export type { TurnStore, StoredTurn, StoredInput, StoredDecision, StoredEvent, StoreChange, TurnStatus, TurnPatch, DecideResult, AuditRecord, TurnControl, TakenControls, PruneOptions, PruneResult } from './turn-store.js';
+export type { TurnStore, StoredTurn, StoredInput, StoredDecision, StoredEvent, StoreChange, TurnStatus, TurnPatch, DecideResult, AuditRecord, TurnControl, TakenControls, ConversationState, PruneOptions, PruneResult } from './turn-store.js';
 export { FINISHED_STATUSES } from './turn-store.js';
 export { memoryTurnStore } from './memory-turn-store.js';
 export { pgliteTurnStore, type PgliteStoreOptions } from './pglite-turn-store.js';

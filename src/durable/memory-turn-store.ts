@@ -37,6 +37,12 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
   const changed = (kind: StoreChange['kind'], turnId: string): void => {
     for (const listener of [...listeners]) queueMicrotask(() => listener({ kind, turnId }));
   };
+  /** Appends to a turn's event log, and tells the watchers (nothing to tell for no event). */
+  const log = (turnId: string, list: readonly TurnEvent[]): void => {
+    if (list.length === 0) return;
+    for (const event of list) events.push({ seq: ++lastSeq, turnId, event: copy(event) });
+    changed('event', turnId);
+  };
   const put = (turn: StoredTurn): StoredTurn => {
     turns.set(turn.turnId, turn);
     changed('turn', turn.turnId);
@@ -55,8 +61,9 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
       return turn && copy(turn);
     },
     async listTurns(filter = {}) {
+      const statuses: readonly unknown[] | undefined = filter.status === undefined || Array.isArray(filter.status) ? filter.status : [filter.status];
       return [...turns.values()]
-        .filter((t) => (filter.status === undefined || t.status === filter.status) && (filter.conversationId === undefined || t.conversationId === filter.conversationId))
+        .filter((t) => (statuses === undefined || statuses.includes(t.status)) && (filter.conversationId === undefined || t.conversationId === filter.conversationId))
         .map(copy);
     },
     async claimTurn(turnId, owner, from, options = {}) {
@@ -64,13 +71,17 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
       if (!turn || !from.includes(turn.status)) return undefined;
       if (options.expired && turn.status === 'running' && (turn.leaseUntil === null || turn.leaseUntil > now())) return undefined;
       const busy = (t: StoredTurn): boolean => t.turnId !== turnId && t.conversationId === turn.conversationId && t.status === 'running';
-      if (options.alone && turn.conversationId !== null && [...turns.values()].some(busy)) return undefined;
+      const before = (t: StoredTurn): boolean =>
+        t.turnId !== turnId && t.conversationId === turn.conversationId && t.status === 'queued' && (t.updatedAt < turn.updatedAt || (t.updatedAt === turn.updatedAt && t.turnId < turnId));
+      const queuedFirst = options.inOrder === true && turn.status === 'queued';
+      if (options.alone && turn.conversationId !== null && [...turns.values()].some((t) => busy(t) || (queuedFirst && before(t)))) return undefined;
       return put({ ...turn, status: 'running', attempt: turn.attempt + 1, owner, updatedAt: now(), leaseUntil: lease(options.leaseMs) });
     },
-    async updateTurn(turnId, attempt, patch: TurnPatch) {
+    async updateTurn(turnId, attempt, patch: TurnPatch, list: readonly TurnEvent[] = []) {
       const turn = turns.get(turnId);
       if (!turn || turn.attempt !== attempt) return false;
       put({ ...turn, ...copy(patch), updatedAt: now() });
+      if (list.length > 0) log(turnId, list);
       return true;
     },
     async renewLease(turnId, attempt, leaseMs) {
@@ -160,11 +171,14 @@ export function memoryTurnStore(options: { now?: () => number } = {}): TurnStore
     async history(conversationId) {
       return copy(histories.get(conversationId) ?? []);
     },
+    async conversationState(conversationId, options) {
+      const allowList = [...(allowed.get(conversationId) ?? [])];
+      const activations = [...(activated.get(conversationId) ?? [])].sort();
+      return options?.history ? { allowList, activations, history: copy(histories.get(conversationId) ?? []) } : { allowList, activations };
+    },
     async appendEvents(turnId, list: readonly TurnEvent[], attempt) {
       if (!holds(turnId, attempt)) return false;
-      if (list.length === 0) return true;
-      for (const event of list) events.push({ seq: ++lastSeq, turnId, event: copy(event) });
-      changed('event', turnId);
+      log(turnId, list);
       return true;
     },
     async events(turnId, afterSeq = 0) {

@@ -16,8 +16,9 @@ export interface PersistTarget {
 
 /**
  * Keeps a turn's events in its store as they pass: each event appended to the turn's log (a
- * burst in one write, in order; `done` without its history and snapshot, logged after the row is
- * updated). The audit log and the allow-list are the journal's (`storeJournal`): it has the
+ * burst in one write, in order — with the events that arrive while the write before it runs;
+ * `done` without its history and snapshot, logged with the events still waiting in the write that
+ * updates the row). The audit log and the allow-list are the journal's (`storeJournal`): it has the
  * tool's real name, the events a scrubbed one. Before `done` goes on, the turn's row says how it
  * ended — `parked` with its snapshot and pending requests, or `done` with the conversation's
  * history saved — so whoever sees `done` can rely on the store. Every write is fenced by the
@@ -52,12 +53,13 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
         });
         return chain;
       };
+      /** The events queued when the write's turn comes (those that arrived while an earlier write ran join it), in one write. */
       const flush = (): Promise<void> => {
         scheduled = false;
-        if (queued.length === 0) return chain;
-        const events = queued;
-        queued = [];
         return then(async () => {
+          if (queued.length === 0) return;
+          const events = queued;
+          queued = [];
           if (!(await store.appendEvents(turnId, events, attempt))) throw new TurnTakenOverError(turnId);
         });
       };
@@ -66,20 +68,20 @@ export function persistTurn(target: PersistTarget): MonoTypeOperatorFunction<Tur
           if (failed) return;
           if (event.type === 'done') {
             const { history: _h, snapshot, pending, ...shown } = event;
-            void flush(); // the events before it
             void then(async () => {
               // the history first: whoever sees the turn done finds the conversation's history saved
               if (event.reason !== 'paused' && conversationId !== null && !(await store.saveHistory(conversationId, event.history, { turnId, attempt }))) {
                 throw new TurnTakenOverError(turnId);
               }
               await target.atEnd?.();
+              // the row and the logged done (after the events not yet written) in one step: a reader of the log finds the row parked (or done) already
+              const events = [...queued, { ...shown, ...(pending ? { pending } : {}) } as TurnEvent];
+              queued = [];
               const ok =
                 event.reason === 'paused'
-                  ? await store.updateTurn(turnId, attempt, { status: 'parked', snapshot: snapshot ?? null, pending: pending ?? [] })
-                  : await store.updateTurn(turnId, attempt, { status: 'done', snapshot: null, pending: [], outcome: { reason: event.reason, text: event.text } });
+                  ? await store.updateTurn(turnId, attempt, { status: 'parked', snapshot: snapshot ?? null, pending: pending ?? [] }, events)
+                  : await store.updateTurn(turnId, attempt, { status: 'done', snapshot: null, pending: [], outcome: { reason: event.reason, text: event.text } }, events);
               if (!ok) throw new TurnTakenOverError(turnId);
-              // then the logged done: a reader of the log finds the row parked (or done) already
-              if (!(await store.appendEvents(turnId, [{ ...shown, ...(pending ? { pending } : {}) } as TurnEvent], attempt))) throw new TurnTakenOverError(turnId);
             }).then(
               () => {
                 if (!failed) subscriber.next(event);

@@ -12,8 +12,11 @@ import { storeJournal } from './store-journal.js';
 import { waitingFor } from './turn-claims.js';
 import type { StoredDecision, StoredInput, StoredTurn, TurnStore } from './turn-store.js';
 
-/** Runs a turn this instance claimed: with the caller's signal and steering, if any. */
-export type RunClaimed = (turn: StoredTurn, signal?: AbortSignal, steering?: TurnInput['steering']) => Observable<TurnEvent>;
+/**
+ * Runs a turn this instance claimed: with the caller's signal and steering, if any, and the
+ * turn's decisions when the claim read them (read again only if they miss one the snapshot waits for).
+ */
+export type RunClaimed = (turn: StoredTurn, signal?: AbortSignal, steering?: TurnInput['steering'], decided?: readonly StoredDecision[]) => Observable<TurnEvent>;
 
 /**
  * How a durable agent runs the turns it claimed: under the claim's lease, cancelled and steered
@@ -30,17 +33,18 @@ export type RunClaimed = (turn: StoredTurn, signal?: AbortSignal, steering?: Tur
  * ```
  */
 export function claimedRuns(agent: Agent, store: TurnStore, lease: { readonly leaseMs: number; readonly heartbeatMs: number }): RunClaimed {
-  /** The turn's input with the conversation's history, allow-list and activated tools from the store. */
+  /** The turn's input with the conversation's history, allow-list and activated tools from the store (one read). */
   const prepare = async (input: StoredInput, conversationId: string | null): Promise<TurnInput> => {
     if (conversationId === null) return input;
+    const state = await store.conversationState(conversationId, { history: input.history === undefined });
     const approval = agent.resolved.approval as { allowInConversation?: (tool: string, scope: string) => void } | undefined;
-    for (const tool of await store.allowList(conversationId)) approval?.allowInConversation?.(tool, conversationId);
+    for (const tool of state.allowList) approval?.allowInConversation?.(tool, conversationId);
     const activated = agent.resolved.activations.forScope({ conversationId });
-    for (const name of await store.activations(conversationId)) {
+    for (const name of state.activations) {
       const tool = agent.resolved.toolScope.deferred.find((t) => t.name === name);
       if (tool) activated.activate(tool);
     }
-    return turnInputWith(input, { conversationId, history: input.history ?? (await store.history(conversationId)) });
+    return turnInputWith(input, { conversationId, history: input.history ?? state.history ?? [] });
   };
 
   /**
@@ -55,7 +59,13 @@ export function claimedRuns(agent: Agent, store: TurnStore, lease: { readonly le
     if (!(await store.claimSnapshot(turnId, sequence))) throw new SnapshotReplayedError(turnId, sequence);
   };
 
-  return (turn, signal, steering) =>
+  /** The turn's decisions: those read for its claim when they answer every request its snapshot waits for (a decision never changes once recorded), else the store's. */
+  const decisionsOf = async (turnId: string, snapshot: TurnSnapshot, decided: readonly StoredDecision[] | undefined): Promise<readonly StoredDecision[]> => {
+    const known = new Set(decided?.map((d) => d.requestId));
+    return decided && [...waitingFor(snapshot)].every((id) => known.has(id)) ? decided : store.decisions(turnId);
+  };
+
+  return (turn, signal, steering, decided) =>
     holdTurn(store, turn, { ...lease, signal }, (held) => {
       const { conversationId } = turn;
       const atEnd = async (): Promise<void> => {
@@ -67,7 +77,7 @@ export function claimedRuns(agent: Agent, store: TurnStore, lease: { readonly le
       const snapshot = turn.snapshot;
       if (snapshot?.batch) {
         return from(claimResume(turn.turnId, snapshot)).pipe(
-          switchMap(() => store.decisions(turn.turnId)),
+          switchMap(() => decisionsOf(turn.turnId, snapshot, decided)),
           switchMap((all) => {
             // cancelled before it resumed: a request without a decision is never asked (the resume interrupts every slot)
             const decisions = decisionsFor(snapshot, all, held.signal.aborted);

@@ -4,12 +4,13 @@ import type { SqlDriver } from './sql-migrations.js';
 import type { TurnStore } from './turn-store.js';
 
 /** The part of the SQL store that a conversation keeps across its turns: allow-list, activated tools, history. */
-export type SqlConversationState = Pick<TurnStore, 'allow' | 'allowList' | 'activate' | 'activations' | 'saveHistory' | 'history'>;
+export type SqlConversationState = Pick<TurnStore, 'allow' | 'allowList' | 'activate' | 'activations' | 'saveHistory' | 'history' | 'conversationState'>;
 
 /**
  * What a conversation keeps across turns on a Postgres database: its allow-list (`rtl_allow`),
  * the deferred tools it activated (`rtl_activation`) and its history (`rtl_history`, encrypted
- * when the store has a key, its writes fenced by the writing turn's attempt).
+ * when the store has a key, its writes fenced by the writing turn's attempt); `conversationState`
+ * reads the three in one statement.
  *
  * @example
  * ```ts
@@ -43,6 +44,18 @@ export function sqlConversationState(driver: SqlDriver, cipher: ColumnCipher, no
     async history(conversationId) {
       const stored = (await q<{ history: unknown }>('SELECT history FROM rtl_history WHERE conversation_id = $1', [conversationId]))[0]?.history;
       return stored === undefined ? [] : cipher.open(stored, `history:${conversationId}`);
+    },
+    async conversationState(conversationId, options) {
+      const withHistory = options?.history === true;
+      const [row] = await q<{ allow_list: string[]; activations: string[]; history: unknown }>(
+        `SELECT ARRAY(SELECT tool_name FROM rtl_allow WHERE conversation_id = $1 ORDER BY tool_name) AS allow_list,
+                ARRAY(SELECT tool_name FROM rtl_activation WHERE conversation_id = $1 ORDER BY tool_name) AS activations,
+                CASE WHEN $2::boolean THEN (SELECT history FROM rtl_history WHERE conversation_id = $1) END AS history`,
+        [conversationId, withHistory],
+      );
+      const { allow_list: allowList, activations } = row;
+      if (!withHistory) return { allowList, activations };
+      return { allowList, activations, history: row.history === null ? [] : cipher.open(row.history, `history:${conversationId}`) };
     },
   };
 }

@@ -70,10 +70,10 @@ export async function openSqlTurnStore(driver: SqlDriver, options: SqlStoreOptio
 /**
  * The turn store on a Postgres database (PostgreSQL through `pg`, or PGlite): the schema of
  * `MIGRATIONS`; decisions win first by the primary key (INSERT … ON CONFLICT DO NOTHING); claims
- * and fenced updates are single conditional UPDATEs (a claim `alone` runs its check and UPDATE in
- * one transaction under the conversation's advisory lock); every change writes an `rtl_change` row
- * and a NOTIFY, and watchers read the rows after the last they saw — woken by LISTEN where the
- * driver has it, else by polling.
+ * and fenced updates are single conditional UPDATEs (a claim `alone` takes the conversation's
+ * advisory lock, then checks and claims in one UPDATE, in one transaction); every change writes
+ * an `rtl_change` row and a NOTIFY, and watchers read the rows after the last they saw — woken by
+ * LISTEN where the driver has it, else by polling.
  *
  */
 function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlStoreOptions): TurnStore {
@@ -107,50 +107,59 @@ function sqlTurnStore(driver: SqlDriver, watcher: ChangeWatcher, options: SqlSto
     },
     async listTurns(filter = {}) {
       const rows = await q<TurnRow>(
-        'SELECT * FROM rtl_turn WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR conversation_id = $2) ORDER BY updated_at, turn_id',
-        [filter.status ?? null, filter.conversationId ?? null],
+        'SELECT * FROM rtl_turn WHERE ($1::text[] IS NULL OR status = ANY($1::text[])) AND ($2::text IS NULL OR conversation_id = $2) ORDER BY updated_at, turn_id',
+        [filter.status === undefined ? null : [filter.status].flat(), filter.conversationId ?? null],
       );
       return rows.map(toTurn);
     },
     async claimTurn(turnId, owner, from, options = {}) {
-      const claim = async (query: SqlDriver['query']): Promise<StoredTurn | undefined> => {
+      /** The claim; with `conversationId`, only while no other turn of that conversation runs, nor (`inOrder`) is queued before a queued one (checked in the same statement). */
+      const claim = async (query: SqlDriver['query'], conversationId: string | null = null): Promise<StoredTurn | undefined> => {
         const at = now();
         // with `expired`, a running turn only once its lease ran out (none: never)
         const rows = await query<TurnRow>(
           noting(
             'turn',
             `UPDATE rtl_turn SET status = 'running', attempt = attempt + 1, owner = $2, updated_at = $4, lease_until = $5::bigint
-             WHERE turn_id = $1 AND status = ANY($3::text[]) AND (NOT $6::boolean OR status <> 'running' OR lease_until <= $4) RETURNING *`,
+             WHERE turn_id = $1 AND status = ANY($3::text[]) AND (NOT $6::boolean OR status <> 'running' OR lease_until <= $4)
+               AND ($7::text IS NULL OR NOT EXISTS (
+                 SELECT 1 FROM rtl_turn o WHERE o.conversation_id = $7 AND o.turn_id <> $1 AND (o.status = 'running'
+                   OR ($8::boolean AND rtl_turn.status = 'queued' AND o.status = 'queued'
+                       AND (o.updated_at < rtl_turn.updated_at OR (o.updated_at = rtl_turn.updated_at AND o.turn_id COLLATE "C" < rtl_turn.turn_id COLLATE "C")))))) RETURNING *`,
           ),
-          [turnId, owner, [...from], at, options.leaseMs === undefined ? null : at + options.leaseMs, options.expired === true],
+          [turnId, owner, [...from], at, options.leaseMs === undefined ? null : at + options.leaseMs, options.expired === true, conversationId, options.inOrder === true],
         );
         return rows[0] && toTurn(rows[0]);
       };
       if (!options.alone) return claim(q);
-      // the check and the claim under the conversation's lock: each statement reads what the previous holder committed
+      // the conversation's lock, taken in the statement that finds the conversation; the claim's
+      // statement starts after it, so its check reads what the previous holder committed
       return driver.transaction(async (query) => {
-        const conversationId = (await query<{ conversation_id: string | null }>('SELECT conversation_id FROM rtl_turn WHERE turn_id = $1', [turnId]))[0]?.conversation_id;
-        if (conversationId === undefined || conversationId === null) return claim(query);
-        await query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CONVERSATION_LOCK, conversationId]);
-        const running = await query(`SELECT 1 FROM rtl_turn WHERE conversation_id = $1 AND status = 'running' AND turn_id <> $2 LIMIT 1`, [conversationId, turnId]);
-        return running.length > 0 ? undefined : claim(query);
+        const found = await query<{ conversation_id: string | null }>('SELECT conversation_id, pg_advisory_xact_lock($2, hashtext(conversation_id)) FROM rtl_turn WHERE turn_id = $1', [
+          turnId,
+          CONVERSATION_LOCK,
+        ]);
+        return found.length === 0 ? undefined : claim(query, found[0].conversation_id);
       });
     },
-    async updateTurn(turnId, attempt, patch) {
+    async updateTurn(turnId, attempt, patch, events = []) {
       const has = (key: keyof typeof patch): boolean => Object.hasOwn(patch, key);
-      const rows = await q(
-        noting(
-          'turn',
-          `UPDATE rtl_turn SET
+      const update = `UPDATE rtl_turn SET
              status = CASE WHEN $3 THEN $4 ELSE status END,
              snapshot = CASE WHEN $5 THEN $6::json ELSE snapshot END,
              pending = CASE WHEN $7 THEN $8::json ELSE pending END,
              outcome = CASE WHEN $9 THEN $10::json ELSE outcome END,
              updated_at = $11
-           WHERE turn_id = $1 AND attempt = $2 RETURNING turn_id`,
-          'w.turn_id',
-        ),
-        [turnId, attempt, has('status'), patch.status ?? null, has('snapshot'), sealed(patch.snapshot ?? null, `snapshot:${turnId}`), has('pending'), json(patch.pending ?? []), has('outcome'), sealed(patch.outcome ?? null, `outcome:${turnId}`), now()],
+           WHERE turn_id = $1 AND attempt = $2 RETURNING turn_id`;
+      const params = [turnId, attempt, has('status'), patch.status ?? null, has('snapshot'), sealed(patch.snapshot ?? null, `snapshot:${turnId}`), has('pending'), json(patch.pending ?? []), has('outcome'), sealed(patch.outcome ?? null, `outcome:${turnId}`), now()];
+      if (events.length === 0) return (await q(noting('turn', update, 'w.turn_id'), params)).length > 0;
+      // the events only with the row's change (the UPDATE holds the row: no claim passes in between), each with its change row
+      const rows = await q(
+        `WITH w AS (${update}),
+              e AS (INSERT INTO rtl_event (turn_id, event) SELECT w.turn_id, x.e FROM w, json_array_elements($12::json) WITH ORDINALITY AS x(e, n) ORDER BY x.n RETURNING turn_id),
+              c AS (INSERT INTO rtl_change (kind, turn_id) SELECT 'turn', turn_id FROM w UNION ALL SELECT DISTINCT 'event', turn_id FROM e)
+         SELECT w.turn_id, pg_notify('${CHANNEL}', '') AS notified FROM w`,
+        [...params, json(events.map((e) => cipher.seal(e, `event:${turnId}`)))],
       );
       return rows.length > 0;
     },

@@ -1,6 +1,6 @@
 import { catchError, defer, EMPTY, exhaustMap, interval, lastValueFrom, type Observable, type Subscription } from 'rxjs';
 import type { DurableAgent } from './durable-agent.js';
-import { nextQueued } from './turn-claims.js';
+import { firstQueued } from './turn-claims.js';
 import { ConversationBusyError } from './durable-errors.js';
 import { isStoreId } from './durable-ids.js';
 import { jobWakeUps, type WakeUps } from './job-wake-ups.js';
@@ -110,10 +110,10 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
     await boss.send(name, { turnId }, { expireInSeconds, retryLimit, ...(startAfter === undefined ? {} : { startAfter }) });
     if (startAfter === undefined) await wake.sent(); // a job due later is found by a poll
   };
-  /** The conversation's next queued turn gets a job when none of its turns runs: it starts now, and one whose enqueue failed starts at all. */
+  /** The conversation's next queued turn gets a job when none of its turns runs: it starts now, and one whose enqueue failed starts at all (one read for both). */
   const nudge = async (store: TurnStore, conversationId: string): Promise<void> => {
-    if ((await store.listTurns({ conversationId, status: 'running' })).length > 0) return;
-    const next = await nextQueued(store, conversationId);
+    const open = await store.listTurns({ conversationId, status: ['running', 'queued'] });
+    const next = open.some((t) => t.status === 'running') ? undefined : firstQueued(open);
     if (next) await send(next.turnId);
   };
   const workers: string[] = [];
@@ -131,16 +131,17 @@ export async function turnQueue(boss: PgBossClient, options: TurnQueueOptions = 
           durable.agent.resolved.logger.warn({ queue: name, jobId: job.id }, 'turn queue: dropped a job whose payload is not { turnId }');
           return;
         }
+        let conversationId = null as string | null; // the turn's, as continue read it
         try {
           // a running turn is taken over only once its lease ran out: its worker died (a sweep's job, a retry)
-          await lastValueFrom(durable.continue(turnId, { takeOver: 'expired', exclusive: true }), { defaultValue: undefined });
+          const onTurn = (turn: StoredTurn): void => void (conversationId = turn.conversationId);
+          await lastValueFrom(durable.continue(turnId, { takeOver: 'expired', exclusive: true, onTurn }), { defaultValue: undefined });
         } catch (error) {
           if (!(error instanceof ConversationBusyError)) throw error; // the job fails; pg-boss retries it (a takeover)
           await send(turnId, busyRetrySeconds); // before this job completes: a crash in between leaves a duplicate, never nothing
           return nudge(durable.store, error.conversationId);
         }
-        const conversationId = (await durable.store.getTurn(turnId))?.conversationId;
-        if (conversationId) await nudge(durable.store, conversationId);
+        if (conversationId !== null) await nudge(durable.store, conversationId);
       };
       if (options.retention !== false) {
         const onError = (error: unknown): void => durable.agent.resolved.logger.warn({ queue: name, error: String(error) }, 'turn queue: a prune failed');

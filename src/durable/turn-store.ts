@@ -92,6 +92,13 @@ export interface StoreChange {
   readonly turnId: string;
 }
 
+/** What a turn of a conversation starts with: its allow-list, the deferred tools it activated and, when asked for, its history. */
+export interface ConversationState {
+  readonly allowList: string[];
+  readonly activations: string[];
+  readonly history?: ChatMessage[];
+}
+
 /** The statuses a turn ends in: `prune` deletes only these, never a queued, running or parked turn. */
 export const FINISHED_STATUSES: readonly TurnStatus[] = ['done', 'failed'];
 
@@ -136,22 +143,28 @@ export interface TurnStore {
   /** Records a new turn (status `queued` or `running`, attempt 1; a running one with a lease of `leaseMs`); a turn id that exists is refused. */
   createTurn(turn: { turnId: string; agent: string; conversationId?: string; input: StoredInput; status: 'queued' | 'running'; owner?: string; leaseMs?: number }): Promise<StoredTurn>;
   getTurn(turnId: string): Promise<StoredTurn | undefined>;
-  listTurns(filter?: { status?: TurnStatus; conversationId?: string }): Promise<StoredTurn[]>;
+  /** The turns with `status` (one, or any of several) of `conversationId`, each filter left out for every one. */
+  listTurns(filter?: { status?: TurnStatus | readonly TurnStatus[]; conversationId?: string }): Promise<StoredTurn[]>;
   /**
    * Atomically takes a turn in one of `from` for `owner`: status `running`, attempt + 1; undefined
    * when it is not in one of them — or, with `alone`, while another turn of its conversation is
    * `running` (checked and taken as one step on every instance: of two turns of a conversation
-   * claimed `alone` at once, one gets it). With `expired`, a `running` turn is taken only once its
-   * lease ran out. The claim gives the new owner a lease of `leaseMs` (none without it).
+   * claimed `alone` at once, one gets it); with `alone` and `inOrder`, a queued turn also while
+   * another of its conversation is queued before it (submit order: by `updatedAt`, then turn id),
+   * checked in the same step. With `expired`, a `running` turn is taken only once its lease ran
+   * out. The claim gives the new owner a lease of `leaseMs` (none without it).
    */
   claimTurn(
     turnId: string,
     owner: string,
     from: readonly TurnStatus[],
-    options?: { readonly alone?: boolean; readonly expired?: boolean; readonly leaseMs?: number },
+    options?: { readonly alone?: boolean; readonly inOrder?: boolean; readonly expired?: boolean; readonly leaseMs?: number },
   ): Promise<StoredTurn | undefined>;
-  /** Writes a change while `attempt` is the turn's; false when another claim took it over. */
-  updateTurn(turnId: string, attempt: number, patch: TurnPatch): Promise<boolean>;
+  /**
+   * Writes a change while `attempt` is the turn's; false when another claim took it over. With
+   * `events`, appends them to the turn's log in the same step (both are written, or neither).
+   */
+  updateTurn(turnId: string, attempt: number, patch: TurnPatch, events?: readonly TurnEvent[]): Promise<boolean>;
   /** Extends the lease to `leaseMs` from now while `attempt` is the turn's (a worker's heartbeat); false when another claim took it over. */
   renewLease(turnId: string, attempt: number, leaseMs: number): Promise<boolean>;
   /** The ids of `agent`'s running turns whose lease ran out (their worker stopped renewing it), oldest first, at most 100. */
@@ -192,6 +205,8 @@ export interface TurnStore {
   /** Replaces the conversation's history; with `fence`, only while its attempt is its turn's (false, nothing written, otherwise). */
   saveHistory(conversationId: string, history: readonly ChatMessage[], fence?: { readonly turnId: string; readonly attempt: number }): Promise<boolean>;
   history(conversationId: string): Promise<ChatMessage[]>;
+  /** `allowList`, `activations` and, with `history: true`, `history` of a conversation in one read (what a worker reads before each run of its turn). */
+  conversationState(conversationId: string, options?: { readonly history?: boolean }): Promise<ConversationState>;
   /** Appends to the turn's event log, in order; with `attempt`, only while it is the turn's (false, nothing written, once another claim took it over). */
   appendEvents(turnId: string, events: readonly TurnEvent[], attempt?: number): Promise<boolean>;
   /** A turn's events after `afterSeq` (0: from the start), oldest first. */

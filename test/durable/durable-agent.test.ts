@@ -78,6 +78,12 @@ describe.each(backends)('durableAgent on %s', (_name, open, shared) => {
       const next = doneOf(await collect(c.run({ message: 'twice more', conversationId: 'c2' })));
       expect(next.reason).toBe('final'); // a new instance restores the list from the store
       expect(next.history.length).toBeGreaterThan(done.history.length); // the conversation's history was loaded
+      // the three in one read, as a worker starts a run; the history only when asked for
+      await store.activate('c2', ['b_tool', 'a_tool']);
+      const state = await store.conversationState('c2', { history: true });
+      expect(state).toEqual({ allowList: await store.allowList('c2'), activations: ['a_tool', 'b_tool'], history: await store.history('c2') });
+      expect(await store.conversationState('c2')).toEqual({ allowList: ['write'], activations: ['a_tool', 'b_tool'] });
+      expect(await store.conversationState('nobody', { history: true })).toEqual({ allowList: [], activations: [], history: [] });
       expect(doneOf(await collect(c.run({ message: 'twice again', conversationId: 'c3' }))).reason).toBe('paused'); // not another conversation's
     } finally {
       await store.close();
@@ -92,6 +98,9 @@ describe.each(backends)('durableAgent on %s', (_name, open, shared) => {
       const worker = durableAgent(worldAgent(), { store: other });
       await store.createTurn({ turnId: 'x-0', agent: 'world', conversationId: 'x', input: { message: 'plain zero', ingress: { channel: 'cli', turnId: 'x-0' } }, status: 'running' });
       for (const turnId of ['x-1', 'x-2']) await submitter.submit({ message: 'plain one', conversationId: 'x', ingress: { channel: 'cli', turnId } });
+      // turns of any of several statuses, in one read (the queue's nudge)
+      expect((await store.listTurns({ conversationId: 'x', status: ['running', 'queued'] })).map((t) => [t.turnId, t.status])).toEqual([['x-0', 'running'], ['x-1', 'queued'], ['x-2', 'queued']]);
+      expect(await store.listTurns({ conversationId: 'x', status: ['parked', 'nope' as never] })).toEqual([]);
       await expect(collect(worker.continue('x-1', { exclusive: true }))).rejects.toBeInstanceOf(ConversationBusyError); // x-0 runs
       expect(await store.updateTurn('x-0', 1, { status: 'done' })).toBe(true);
       await expect(collect(worker.continue('x-2', { exclusive: true }))).rejects.toMatchObject({ code: 'conversation_busy', conversationId: 'x' }); // x-1 first
@@ -124,6 +133,27 @@ describe.each(backends)('durableAgent on %s', (_name, open, shared) => {
       expect(await seen).toBe(turnId);
     } finally {
       if (other !== store) await other.close();
+      await store.close();
+    }
+  });
+
+  it("a row's change and the events given with it are written together, or neither once another claim took the turn", async () => {
+    const store = await open();
+    try {
+      const input = { message: 'm', ingress: { channel: 'cli', turnId: 'u-1' } };
+      await store.createTurn({ turnId: 'u-1', agent: 'world', input, status: 'running' });
+      const seen = new Promise<void>((resolve) => {
+        const stop = store.watch((change) => change.kind === 'event' && change.turnId === 'u-1' && (stop(), resolve()));
+      });
+      const events: TurnEvent[] = [{ type: 'iteration', iteration: 0 }, { type: 'text-delta', iteration: 0, text: 'hi' }];
+      expect(await store.updateTurn('u-1', 1, { status: 'parked' }, events)).toBe(true);
+      await seen; // watchers hear of the events
+      expect((await store.events('u-1')).map((e) => e.event)).toEqual(events);
+      await store.claimTurn('u-1', 'other', ['parked']);
+      expect(await store.updateTurn('u-1', 1, { status: 'done' }, [{ type: 'iteration', iteration: 1 }])).toBe(false);
+      expect(await store.getTurn('u-1')).toMatchObject({ status: 'running', attempt: 2 });
+      expect(await store.events('u-1')).toHaveLength(2);
+    } finally {
       await store.close();
     }
   });

@@ -81,6 +81,7 @@ describe.each(backends)('durable inputs on %s', (_name, open) => {
       expect(await store.history(id)).toEqual([]);
       expect(await store.allowList(id)).toEqual([]);
       expect(await store.activations(id)).toEqual([]);
+      expect(await store.conversationState(id, { history: true })).toEqual({ allowList: [], activations: [], history: [] });
       expect(await store.listTurns({ conversationId: id })).toEqual([]);
       expect(await store.auditLog({ turnId: id })).toEqual([]);
       expect(await store.claimTurn(id, 'me', ['queued'])).toBeUndefined();

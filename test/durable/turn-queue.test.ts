@@ -47,8 +47,8 @@ async function workers(queueName: string, hooks: Parameters<typeof worldAgent>[0
       if (turn) log.push(`claim ${turn.turnId}`);
       return turn;
     },
-    async updateTurn(turnId, attempt, patch) {
-      const ok = await store.updateTurn(turnId, attempt, patch);
+    async updateTurn(turnId, attempt, patch, events) {
+      const ok = await store.updateTurn(turnId, attempt, patch, events);
       if (ok && patch.status !== undefined && patch.status !== 'running') log.push(`${patch.status} ${turnId}`);
       return ok;
     },

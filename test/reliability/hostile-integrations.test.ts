@@ -85,6 +85,41 @@ describe("a slot's signal reads aborted once the slot closed, however late the t
     expect(slotSummary(run.events)[0][4]).toMatch(/timed out after 1 ms/);
   });
 
+  it("after the tool's own timeoutMs", async () => {
+    const { seen, release } = lateReader();
+    const own = defineTool({
+      name: 'late',
+      description: '',
+      parameters: z.object({}),
+      timeoutMs: 1,
+      execute: async (_args, ctx: ToolContext) => {
+        await new Promise((resolve) => setTimeout(resolve, 20)); // past its own deadline
+        seen.push({ aborted: ctx.signal.aborted, reason: ctx.signal.reason });
+        return 'ran to the end';
+      },
+    });
+    const run = await runTurn(createAgent({ provider: model(), model: 'm', tools: [own] }));
+    release();
+    await released(seen);
+    expect(seen[0]).toEqual({ aborted: true, reason: expect.objectContaining({ code: 'tool_timeout' }) });
+    expect(slotSummary(run.events)[0].slice(2, 4)).toEqual(['failed', false]);
+  });
+
+  it('in every slot of a parallel batch, after an abort of the turn', async () => {
+    const { tool, seen, running, release } = lateReader();
+    const calls = [0, 1, 2].map((i) => ({ id: `c${i}`, name: 'late', arguments: {} }));
+    const controller = new AbortController();
+    const agent = createAgent({ provider: scriptedModel([{ toolCalls: calls }, { text: 'done' }]), model: 'm', tools: [tool], knobs: { parallelTools: true, dedupEnabled: false } }); // three alike calls: none deduplicated
+    const turn = collect(agent.run({ message: 'go', signal: controller.signal }));
+    await running;
+    controller.abort();
+    const events = await turn;
+    release();
+    while (seen.length < 3) await new Promise((resolve) => setImmediate(resolve));
+    expect(seen.map((s) => s.aborted)).toEqual([true, true, true]);
+    expect(slotSummary(events).map((slot) => slot[2])).toEqual(['interrupted', 'interrupted', 'interrupted']);
+  });
+
   /** Resolves once the tool recorded what it read (it was released). */
   async function released(seen: unknown[]): Promise<void> {
     while (seen.length === 0) await new Promise((resolve) => setImmediate(resolve));

@@ -10,8 +10,6 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type * as Durable from '../../src/durable/index.js';
-import type * as Lib from '../../src/index.js';
-import type * as Testing from '../../src/testing/index.js';
 import { durableBenchAgent } from './durable-bench-agent.js';
 import { countingBossDb, countingPool, noCounts } from './durable-counts.js';
 import { processCpuMs } from './durable-cpu.js';

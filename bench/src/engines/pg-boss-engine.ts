@@ -50,7 +50,6 @@ export const pgBossEngine: Engine = {
     const { pool, boss, wake } = await openBoss(url);
     await wake.listen();
     const query = poolQuery(pool);
-    const ids: string[] = [];
     for (let i = 0; i < concurrency; i += 1) {
       let id: string | undefined;
       id = await boss.work<{ turnId: string; step: string }>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, async ([job]) => {
@@ -62,7 +61,6 @@ export const pgBossEngine: Engine = {
         }
       });
       wake.idle(id);
-      ids.push(id);
     }
     return {
       async close() {

@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
@@ -7,6 +7,7 @@ import { addCounts, countingBossDb, countingPool, noCounts, subCounts, type Coun
 import { backendCpuMs, processCpuMs } from './durable-cpu.js';
 import { databaseCounters, openBenchDatabase } from './durable-database.js';
 import { loadLibrary, now } from './durable-library.js';
+import { forkWorkers } from './worker-processes.js';
 import type { ParentMessage, WorkerMessage } from './durable-worker.js';
 
 const WORKER = fileURLToPath(new URL('./durable-worker.ts', import.meta.url));
@@ -81,7 +82,7 @@ export async function measureDurable(options: DurableOptions): Promise<DurableRe
   const counts = noCounts();
   const pools = [new pg.Pool({ connectionString: db.url, max: options.poolMax }), new pg.Pool({ connectionString: db.url, max: options.poolMax })];
   for (const pool of pools) pool.on('error', () => undefined);
-  const children: ChildProcess[] = [];
+  let children: ChildProcess[] = [];
   try {
     const driverOptions = db.backend === 'pglite' ? ({ listen: false, backend: 'pglite' } as const) : {};
     const store = await durable.openSqlTurnStore(durable.poolDriver(countingPool(pools[0], counts), driverOptions));
@@ -92,25 +93,10 @@ export async function measureDurable(options: DurableOptions): Promise<DurableRe
     const wakeUps = options.wakeUps ? { wakeUps: durable.poolDriver(countingPool(pools[1], counts), driverOptions) } : {};
     const queue = await durable.turnQueue(boss, { name: queueName, expireInSeconds: 600, ...wakeUps });
 
-    const listeners = new Set<(message: WorkerMessage) => void>();
     const args = [db.url, db.backend, String(options.concurrency), String(options.poolMax), options.library, queueName, options.wakeUps ? 'on' : 'off'];
-    for (let w = 0; w < options.workers; w++) {
-      const child = fork(WORKER, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-      child.on('message', (message: WorkerMessage) => listeners.forEach((l) => l(message)));
-      children.push(child);
-    }
-    const fromAll = <T extends WorkerMessage['type']>(type: T, request?: ParentMessage) =>
-      new Promise<Extract<WorkerMessage, { type: T }>[]>((resolve, reject) => {
-        const got: Extract<WorkerMessage, { type: T }>[] = [];
-        const listener = (message: WorkerMessage) => {
-          if (message.type !== type) return;
-          got.push(message as Extract<WorkerMessage, { type: T }>);
-          if (got.length === children.length) (listeners.delete(listener), resolve(got));
-        };
-        listeners.add(listener);
-        for (const child of children) child.once('exit', (code) => reject(new Error(`a durable bench worker exited (${code})`)));
-        if (request) for (const child of children) child.send(request);
-      });
+    const workers = forkWorkers<WorkerMessage, ParentMessage>(WORKER, options.workers, () => args, 'durable bench');
+    children = workers.children;
+    const { fromAll } = workers;
     await fromAll('ready');
     log(`durable: ${options.workers} workers ready; ceiling…`);
     const ceilings = await fromAll('ceiling', { type: 'ceiling', ms: options.ceilingMs });
@@ -168,10 +154,10 @@ export async function measureDurable(options: DurableOptions): Promise<DurableRe
             if (at !== undefined) turn.push(message.at - at);
             ended += 1;
             if (submitted < n) submit();
-            if (ended === n) (listeners.delete(listener), resolve({ ms: now() - t0, resume, turn }));
+            if (ended === n) (stop(), resolve({ ms: now() - t0, resume, turn }));
           }
         };
-        listeners.add(listener);
+        const stop = workers.listen(listener);
         for (let k = 0; k < Math.min(inflight, n); k++) submit();
       });
 

@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -8,6 +8,7 @@ import { now } from '../durable-library.js';
 import { percentiles, type Percentiles } from '../durable.js';
 import type { EngineParentMessage, EngineWorkerMessage } from './engine-worker.js';
 import { loadEngine } from './engines-list.js';
+import { forkWorkers } from '../worker-processes.js';
 
 const WORKER = fileURLToPath(new URL('./engine-worker.ts', import.meta.url));
 
@@ -76,36 +77,21 @@ async function measureEngine(key: string, name: string, options: EnginesOptions)
   const engine = await loadEngine(key);
   const stats = new pg.Pool({ connectionString: db.url, max: 1 });
   stats.on('error', () => undefined);
-  const children: ChildProcess[] = [];
+  let children: ChildProcess[] = [];
   try {
     await engine.install(db.url);
     await stats.query('CREATE TABLE rtl_bench_ceiling (id bigserial PRIMARY KEY, pid integer NOT NULL, at bigint NOT NULL)');
     const app = await engine.openApp(db.url);
-    const listeners = new Set<(message: EngineWorkerMessage) => void>();
     const failures: string[] = [];
-    let broken: ((error: Error) => void) | undefined;
-    for (let w = 0; w < options.workers; w++) {
-      const args = [key, db.url, String(options.concurrency), `bench-worker-${w}`, options.library];
-      const child = fork(WORKER, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-      child.on('message', (message: EngineWorkerMessage) => {
-        if (message.type === 'failed') broken?.(new Error(`${name}: a worker failed: ${message.error}`));
-        listeners.forEach((l) => l(message));
-      });
-      child.once('exit', (code) => code !== 0 && broken?.(new Error(`${name}: a worker exited (${code})`)));
-      children.push(child);
-    }
-    const fromAll = <T extends EngineWorkerMessage['type']>(type: T, request?: EngineParentMessage) =>
-      new Promise<Extract<EngineWorkerMessage, { type: T }>[]>((resolve, reject) => {
-        const got: Extract<EngineWorkerMessage, { type: T }>[] = [];
-        const listener = (message: EngineWorkerMessage) => {
-          if (message.type !== type) return;
-          got.push(message as Extract<EngineWorkerMessage, { type: T }>);
-          if (got.length === children.length) (listeners.delete(listener), resolve(got));
-        };
-        listeners.add(listener);
-        broken = reject;
-        if (request) for (const child of children) child.send(request);
-      });
+    const workers = forkWorkers<EngineWorkerMessage, EngineParentMessage>(
+      WORKER,
+      options.workers,
+      (w) => [key, db.url, String(options.concurrency), `bench-worker-${w}`, options.library],
+      name,
+      (message) => (message.type === 'failed' ? message.error : undefined),
+    );
+    children = workers.children;
+    const { fromAll } = workers;
     await fromAll('ready');
     log(`engines: ${name}: ${options.workers} workers ready; ceiling…`);
     const connections = 10; // 4 workers × 10: the durable bench's 4 × 2 pools × 5
@@ -123,7 +109,7 @@ async function measureEngine(key: string, name: string, options: EnginesOptions)
         let ended = 0;
         const t0 = now();
         let stall = setTimeout(() => reject(new Error(`${name}: no turn ended for ${STALL_MS} ms (${ended} of ${n})`)), STALL_MS);
-        broken = reject;
+        workers.failed(reject);
         const submit = (): void => {
           const turnId = `${phase}-${submitted++}`;
           submittedAt.set(turnId, now());
@@ -146,10 +132,10 @@ async function measureEngine(key: string, name: string, options: EnginesOptions)
             clearTimeout(stall);
             stall = setTimeout(() => reject(new Error(`${name}: no turn ended for ${STALL_MS} ms (${ended} of ${n})`)), STALL_MS);
             if (submitted < n) submit();
-            if (ended === n) (clearTimeout(stall), listeners.delete(listener), resolve({ ms: now() - t0, resume, turn }));
+            if (ended === n) (clearTimeout(stall), stop(), resolve({ ms: now() - t0, resume, turn }));
           }
         };
-        listeners.add(listener);
+        const stop = workers.listen(listener);
         for (let k = 0; k < Math.min(inflight, n); k++) submit();
       });
     /** CPU ms so far (Node processes, PostgreSQL backends) and pg_stat_database's counters, after a pause that lets the backends flush them. */
